@@ -1,0 +1,280 @@
+"""Action types and their text form.
+
+Atomic actions (draw, take the pile, start a meld with three cards, add one card, discard, ...)
+form a small fixed set, so bots and learning agents can mask them by index.  ``LayDown`` is the
+compound form people use: several new melds and additions checked as a whole.  Every action's
+``text`` parses back with :func:`parse_action`, and its ``repr`` rebuilds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import (
+    JOKER,
+    KIND_TOKENS,
+    NATURAL_RANKS,
+    NUM_KINDS,
+    TWO,
+    WILD_SLOT,
+    CardError,
+    parse_kind,
+    parse_slot,
+    slot_token,
+)
+
+
+class ActionSyntaxError(ValueError):
+    """Text that does not spell an action."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw two cards from the stock."""
+
+    @property
+    def text(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """With the stock empty, decline to take the pile: the round ends."""
+
+    @property
+    def text(self) -> str:
+        return "stop"
+
+
+@dataclass(frozen=True, slots=True)
+class TakePile:
+    """Take the pile, melding its top card with a pair from the hand.
+
+    ``wild`` is -1 for a natural pair; under ``pile_pair = "meldable"`` it may name the wild
+    kind (2 or joker) that partners one natural.
+    """
+
+    wild: int = -1
+
+    @property
+    def text(self) -> str:
+        return "take-pile" if self.wild < 0 else f"take-pile with {KIND_TOKENS[self.wild]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Start a new meld in ``slot`` (a rank, or the wild slot) with exactly three cards."""
+
+    slot: int
+    naturals: int
+    twos: int
+    jokers: int
+
+    @property
+    def text(self) -> str:
+        return "meld " + _part_text(self.slot, self.naturals, self.twos, self.jokers)
+
+
+@dataclass(frozen=True, slots=True)
+class Add:
+    """Add one card of ``kind`` to the team's open meld in ``slot``."""
+
+    slot: int
+    kind: int
+
+    @property
+    def text(self) -> str:
+        return f"add {slot_token(self.slot)}: {KIND_TOKENS[self.kind]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    kind: int
+
+    @property
+    def text(self) -> str:
+        return f"discard {KIND_TOKENS[self.kind]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Knock:
+    """End the turn without a discard, after taking the pile where the rules say so."""
+
+    @property
+    def text(self) -> str:
+        return "knock"
+
+
+@dataclass(frozen=True, slots=True)
+class Retract:
+    """Take back this turn's opening melds when they fall short of the minimum."""
+
+    @property
+    def text(self) -> str:
+        return "retract"
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """Ask a partner "may I go out?"."""
+
+    @property
+    def text(self) -> str:
+        return "ask"
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    yes: bool
+
+    @property
+    def text(self) -> str:
+        return "answer yes" if self.yes else "answer no"
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One piece of a lay-down: cards for one meld slot (new or already open)."""
+
+    slot: int
+    naturals: int
+    twos: int
+    jokers: int
+
+    @property
+    def size(self) -> int:
+        return self.naturals + self.twos + self.jokers
+
+    @property
+    def text(self) -> str:
+        return _part_text(self.slot, self.naturals, self.twos, self.jokers)
+
+
+@dataclass(frozen=True, slots=True)
+class LayDown:
+    """Several new melds and additions at once, checked as a whole (the opening minimum)."""
+
+    parts: tuple[Part, ...]
+
+    @property
+    def text(self) -> str:
+        return "lay " + ", ".join(p.text for p in self.parts)
+
+
+Action = Draw | Stop | TakePile | Start | Add | Discard | Knock | Retract | Ask | Answer | LayDown
+
+
+def _part_text(slot: int, naturals: int, twos: int, jokers: int) -> str:
+    cards = []
+    if slot != WILD_SLOT:
+        cards += [KIND_TOKENS[slot]] * naturals
+    cards += ["2"] * twos + ["JK"] * jokers
+    implied = slot == WILD_SLOT if naturals == 0 else True
+    prefix = "" if implied else f"{slot_token(slot)}: "
+    return prefix + " ".join(cards)
+
+
+def parse_part(text: str) -> Part:
+    """``K K K 2`` (slot from the naturals), ``wild: 2 2 JK`` or ``K: 2`` (slot named)."""
+    head, sep, tail = text.partition(":")
+    slot: int | None = None
+    cards_text = text
+    try:
+        if sep:
+            slot = parse_slot(head)
+            cards_text = tail
+        kinds = [parse_kind(t) for t in cards_text.split()]
+    except CardError as err:
+        raise ActionSyntaxError(str(err)) from None
+    if not kinds:
+        raise ActionSyntaxError(f"no cards in {text.strip()!r}")
+    naturals = [k for k in kinds if k in NATURAL_RANKS]
+    others = [k for k in kinds if k not in NATURAL_RANKS and k not in (TWO, JOKER)]
+    if others:
+        raise ActionSyntaxError(f"{KIND_TOKENS[others[0]]} cannot be melded")
+    ranks = set(naturals)
+    if len(ranks) > 1:
+        raise ActionSyntaxError(f"{text.strip()!r} mixes ranks: one rank per meld")
+    if slot is None:
+        slot = ranks.pop() if ranks else WILD_SLOT
+    elif ranks and ranks != {slot}:
+        raise ActionSyntaxError(f"{text.strip()!r}: cards do not match the named meld")
+    if slot == WILD_SLOT and naturals:
+        raise ActionSyntaxError("a wild meld holds only 2s and jokers")
+    return Part(slot, len(naturals), kinds.count(TWO), kinds.count(JOKER))
+
+
+def parse_action(text: str) -> Action:
+    """Read the text form of an action (the inverse of ``action.text``)."""
+    words = text.strip().split(maxsplit=1)
+    if not words:
+        raise ActionSyntaxError("empty action")
+    verb = words[0].lower()
+    rest = words[1] if len(words) > 1 else ""
+    simple: dict[str, Action] = {
+        "draw": Draw(), "stop": Stop(), "knock": Knock(), "retract": Retract(), "ask": Ask(),
+    }
+    try:
+        if verb in simple:
+            if rest:
+                raise ActionSyntaxError(f"{verb!r} takes nothing after it")
+            return simple[verb]
+        if verb == "take-pile":
+            if not rest:
+                return TakePile()
+            tokens = rest.split()
+            if len(tokens) != 2 or tokens[0].lower() != "with":
+                raise ActionSyntaxError("write 'take-pile' or 'take-pile with 2|JK'")
+            wild = parse_kind(tokens[1])
+            if wild not in (TWO, JOKER):
+                raise ActionSyntaxError("take-pile with names a wild card: 2 or JK")
+            return TakePile(wild)
+        if verb == "answer":
+            if rest.lower() in ("yes", "y"):
+                return Answer(True)
+            if rest.lower() in ("no", "n"):
+                return Answer(False)
+            raise ActionSyntaxError("write 'answer yes' or 'answer no'")
+        if verb == "discard":
+            kind = parse_kind(rest)
+            return Discard(kind)
+        if verb == "meld":
+            part = parse_part(rest)
+            return Start(part.slot, part.naturals, part.twos, part.jokers)
+        if verb == "add":
+            part = parse_part(rest)
+            if part.size != 1:
+                raise ActionSyntaxError("'add' places one card: write 'add K: 2'")
+            kind = part.slot if part.naturals else (TWO if part.twos else JOKER)
+            return Add(part.slot, kind)
+        if verb == "lay":
+            parts = tuple(parse_part(p) for p in rest.split(",") if p.strip())
+            if not parts:
+                raise ActionSyntaxError("'lay' needs at least one meld")
+            return LayDown(parts)
+    except CardError as err:
+        raise ActionSyntaxError(str(err)) from None
+    raise ActionSyntaxError(
+        f"unknown action {verb!r}: draw, take-pile, meld, add, lay, discard, knock, retract, "
+        "ask, answer, stop"
+    )
+
+
+def _build_atomic() -> tuple[Action, ...]:
+    out: list[Action] = [Draw(), Stop(), TakePile(), TakePile(TWO), TakePile(JOKER)]
+    for slot in NATURAL_RANKS:
+        for comp in ((3, 0, 0), (2, 1, 0), (2, 0, 1), (1, 2, 0), (1, 1, 1), (1, 0, 2)):
+            out.append(Start(slot, *comp))
+    for comp in ((0, 3, 0), (0, 2, 1), (0, 1, 2), (0, 0, 3)):
+        out.append(Start(WILD_SLOT, *comp))
+    for slot in NATURAL_RANKS:
+        out += [Add(slot, slot), Add(slot, TWO), Add(slot, JOKER)]
+    out += [Add(WILD_SLOT, TWO), Add(WILD_SLOT, JOKER)]
+    out += [Discard(k) for k in range(NUM_KINDS)]
+    out += [Knock(), Retract(), Ask(), Answer(True), Answer(False)]
+    return tuple(out)
+
+
+# The fixed atomic action space: index <-> action, for masks and learning agents.
+ATOMIC_ACTIONS: tuple[Action, ...] = _build_atomic()
+ACTION_INDEX: dict[Action, int] = {a: i for i, a in enumerate(ATOMIC_ACTIONS)}

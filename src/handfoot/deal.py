@@ -1,0 +1,101 @@
+"""Shuffling and dealing a round: from a seed, or from an explicit deal (a scenario)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import CardError, card_kind, counts_of, format_cards, parse_cards, shoe_counts, shoe_ids
+from .rules import Rules
+
+
+class DealError(ValueError):
+    """An explicit deal that does not fit the rules (wrong packet sizes, cards not in the shoe)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The cards of one round before play: each seat's packets, the stock (top first) and, if
+    the scenario fixes it, the pile (bottom first) instead of turning an upcard."""
+
+    packets: tuple[tuple[tuple[int, ...], ...], ...]
+    stock: tuple[int, ...]
+    pile: tuple[int, ...] | None = None
+
+    def to_mapping(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "packets": [[format_cards(p) for p in seat] for seat in self.packets],
+            "stock": format_cards(self.stock),
+        }
+        if self.pile is not None:
+            out["pile"] = format_cards(self.pile)
+        return out
+
+    @classmethod
+    def from_mapping(cls, data: Any, rules: Rules) -> Deal:
+        if not isinstance(data, dict):
+            raise DealError("a deal is an object with 'packets' and 'stock'")
+        unknown = set(data) - {"packets", "stock", "pile"}
+        if unknown:
+            raise DealError(f"unknown deal field {sorted(unknown)[0]!r}")
+        try:
+            seats = data["packets"]
+            if not isinstance(seats, list) or len(seats) != rules.players:
+                raise DealError(f"'packets' needs one list of packets for each of the "
+                                f"{rules.players} seats")
+            packets = []
+            for s, seat in enumerate(seats):
+                if not isinstance(seat, list) or len(seat) != len(rules.packets):
+                    raise DealError(f"seat {s}: needs {len(rules.packets)} packets "
+                                    f"({', '.join(rules.packet_names)})")
+                packets.append(tuple(tuple(parse_cards(_text(p))) for p in seat))
+            stock = tuple(parse_cards(_text(data.get("stock", ""))))
+            pile = tuple(parse_cards(_text(data["pile"]))) if "pile" in data else None
+        except CardError as err:
+            raise DealError(str(err)) from None
+        deal = cls(tuple(packets), stock, pile)
+        deal.check(rules)
+        return deal
+
+    def check(self, rules: Rules) -> None:
+        used = counts_of(k for seat in self.packets for p in seat for k in p)
+        for k in (*self.stock, *(self.pile or ())):
+            used[k] += 1
+        shoe = shoe_counts(rules.decks)
+        for k, n in enumerate(used):
+            if n > shoe[k]:
+                raise DealError(f"the deal uses {n} of card {format_cards([k])}, "
+                                f"but {rules.decks} decks hold {shoe[k]}")
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    if not isinstance(value, str):
+        raise DealError(f"expected cards as text, got {value!r}")
+    return value
+
+
+def shuffled(rules: Rules, seed: int, round_no: int) -> list[int]:
+    """The shoe's card kinds in shuffled order, top first, from the game seed and round."""
+    rng = random.Random(f"handfoot/{seed}/{round_no}")
+    ids = shoe_ids(rules.decks)
+    rng.shuffle(ids)
+    return [card_kind(i) for i in ids]
+
+
+def deal_from_order(rules: Rules, order: list[int], dealer: int) -> Deal:
+    """Deal packet by packet, each seat from the dealer's left taking its packet off the top."""
+    pos = 0
+    packets: list[list[tuple[int, ...]]] = [[] for _ in range(rules.players)]
+    for size in rules.packets:
+        for i in range(1, rules.players + 1):
+            seat = (dealer + i) % rules.players
+            packets[seat].append(tuple(order[pos:pos + size]))
+            pos += size
+    return Deal(tuple(tuple(p) for p in packets), tuple(order[pos:]))
+
+
+def seeded_deal(rules: Rules, seed: int, round_no: int, dealer: int) -> Deal:
+    return deal_from_order(rules, shuffled(rules, seed, round_no), dealer)

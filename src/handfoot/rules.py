@@ -1,0 +1,519 @@
+"""The rules object: one frozen, validated description of a table's rules.
+
+Every point on which the rule documents disagree is a field here.  Presets (presets.py) are
+plain mappings of these fields; a table's house rules are a preset plus overrides.  Nothing is
+silently defaulted: a mapping must name every field, and unknown keys, wrong types and
+impossible combinations are refused with the key named.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind
+
+
+class RulesError(ValueError):
+    """A rules setting that is unknown, of the wrong type, or contradicts another."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"rules: {key}: {message}")
+        self.key = key
+
+
+# Choices of every enumerated option, with what each value means (used by `rules show` and docs).
+CHOICES: dict[str, dict[str, str]] = {
+    "upcard_rejected": {
+        "bury": "a rejected upcard is buried in the middle of the stock and another is turned",
+        "cover": "a rejected upcard stays in the pile and another card is turned onto it",
+    },
+    "red_threes": {
+        "bonus": "red threes are laid face up as bonus cards",
+        "dead": "red threes are never laid: they only cost points if still held",
+    },
+    "red_three_replacement": {
+        "always": "every red three laid is replaced from the stock, wherever it was found",
+        "not_from_packets": "replaced when dealt in the hand or drawn, not when found in a "
+        "knee or foot",
+        "first_packet_only": "replaced only while the player is still in the first packet",
+        "never": "never replaced",
+    },
+    "pile_pair": {
+        "natural": "two natural cards of the top card's rank",
+        "meldable": "any two cards that make a legal meld with the top card",
+    },
+    "pile_wild_top": {
+        "matching_pair": "a wild card on top is taken only with two of the same wild "
+        "(two 2s for a 2, two jokers for a joker)",
+        "blocked": "a wild card on top cannot be taken",
+    },
+    "pile_before_opening": {
+        "top_card_counts": "allowed; the top card counts toward the minimum, the cards "
+        "beneath do not",
+        "hand_only": "allowed only if the minimum is met from the hand, the top card not "
+        "counting",
+        "top_card_only": "allowed, but only the top card is taken",
+        "never": "not allowed until the team has made its opening",
+    },
+    "add_to_canasta": {
+        "never": "a canasta is closed at its size; another meld of the rank may be started",
+        "always": "a canasta keeps growing; the rank's meld stays open",
+        "not_special": "a canasta keeps growing unless it is a wild canasta or a rank canasta "
+        "with its own bonus (such as 7s and 5s)",
+    },
+    "wild_ratio": {
+        "fewer_than_naturals": "a meld always has more naturals than wild cards",
+        "at_most_half": "a meld has at most half as many wild cards as naturals",
+        "at_most_naturals": "wild cards never outnumber naturals",
+        "none": "no ratio; only the count limits apply",
+    },
+    "opening_by": {
+        "round": "the opening minimum follows the round number",
+        "score": "the opening minimum follows the team's game score",
+    },
+    "knee_pickup": {
+        "team_first_canasta": "the knee is picked up when the team finishes its first canasta: "
+        "the finisher at once, partners on their next turn after drawing",
+        "when_empty": "the knee is picked up when the hand is empty, like the foot",
+    },
+    "empty_before_knee": {
+        "forbidden": "a player may not empty the hand before the knee is available",
+        "take_knee": "a player who empties the hand early picks up the knee like a foot",
+    },
+    "partner_in_foot": {
+        "no": "partners' packets do not matter for going out",
+        "in_foot": "every partner must have picked up their foot",
+        "played_from_foot": "every partner must have played at least part of a turn from "
+        "their foot",
+    },
+    "last_card": {
+        "meld_or_discard": "going out by melding every card or by discarding the last one",
+        "discard": "going out must end with a discard",
+    },
+    "stock_out": {
+        "end_of_turn": "the round ends at the end of the turn in which the stock runs out",
+        "cannot_draw": "the round ends when the player to move finds the stock empty",
+        "pile_only": "with the stock empty, play goes on while players take the pile; the "
+        "round ends when the player to move cannot or will not",
+    },
+}
+
+BASE_CANASTA_KINDS = ("clean", "dirty", "wild")
+
+
+def canasta_kind_rank(kind: str) -> int | None:
+    """The rank of a rank canasta kind such as ``7s``; None for clean, dirty and wild."""
+    if kind in BASE_CANASTA_KINDS:
+        return None
+    if not kind.endswith("s"):
+        raise CardError(f"unknown canasta kind {kind!r}")
+    rank = parse_kind(kind[:-1])
+    if rank not in NATURAL_RANKS:
+        raise CardError(f"{kind!r} is not a meldable rank")
+    return rank
+
+
+def rank_kind_name(rank: int) -> str:
+    return KIND_TOKENS[rank] + "s"
+
+
+CARD_VALUE_KEYS = KIND_TOKENS[:13]  # naturals and wilds; threes are priced by their own keys
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A complete rule set.  Build with :func:`Rules.from_mapping` or :mod:`handfoot.presets`."""
+
+    name: str
+    source: str
+    # Seats and cards
+    players: int
+    team_size: int
+    decks: int
+    packets: tuple[int, ...]
+    rounds: int
+    card_values: tuple[int, ...]  # by kind, naturals and wilds (13 entries)
+    # The upcard
+    upcard: bool
+    upcard_rejects: frozenset[int]
+    upcard_rejected: str
+    # Threes
+    red_threes: str
+    red_three_bonus: int
+    red_three_penalty: int
+    red_three_replacement: str
+    red_three_set_size: int
+    red_three_set_bonus: int
+    red_three_bonus_needs_canasta: bool
+    black_three_penalty: int
+    # The pile
+    pile_take: int  # 0 = the whole pile
+    pile_pair: str
+    pile_wild_top: str
+    pile_before_opening: str
+    discard_after_pile: bool
+    # Melds
+    meld_min: int
+    canasta_size: int
+    add_to_canasta: str
+    wild_ratio: str
+    max_wilds: int
+    naturals_before_wild: int
+    wilds_first: bool
+    no_wild_ranks: frozenset[int]
+    wild_melds: bool
+    # The opening
+    opening_by: str
+    opening_minimums: tuple[int, ...]
+    opening_score_table: tuple[tuple[int, int], ...]
+    # Knee and foot
+    knee_pickup: str
+    empty_before_knee: str
+    # Going out
+    quota: tuple[tuple[str, int], ...]
+    special_fills_clean: bool
+    clean_fills_dirty: bool
+    partner_in_foot: str
+    permission: bool
+    last_card: str
+    going_out_bonus: int
+    stock_out: str
+    turn_cap: int
+    # Scoring
+    canasta_bonus: tuple[tuple[str, int], ...]
+    exact_cut_bonus: int
+    knee_reminder_penalty: int
+    over_meld_penalty: int
+
+    # ----------------------------------------------------------------- derived facts
+    @property
+    def teams(self) -> int:
+        return self.players // self.team_size
+
+    def team_of(self, seat: int) -> int:
+        return seat % self.teams
+
+    def seats_of(self, team: int) -> tuple[int, ...]:
+        return tuple(range(team, self.players, self.teams))
+
+    @property
+    def packet_names(self) -> tuple[str, ...]:
+        n = len(self.packets)
+        if n == 2:
+            return ("hand", "foot")
+        if n == 3:
+            return ("hand", "knee", "foot")
+        return ("hand", *(f"knee {i}" for i in range(1, n - 1)), "foot")
+
+    @property
+    def shoe_size(self) -> int:
+        return self.decks * 54
+
+    def canasta_bonus_of(self, kind: str) -> int:
+        return dict(self.canasta_bonus).get(kind, 0)
+
+    @property
+    def rank_kinds(self) -> dict[int, str]:
+        """Ranks whose clean canastas are a kind of their own (e.g. 7s), by rank."""
+        out: dict[int, str] = {}
+        for kind, _ in self.canasta_bonus:
+            rank = canasta_kind_rank(kind)
+            if rank is not None:
+                out[rank] = kind
+        return out
+
+    def opening_minimum(self, round_no: int, team_score: int) -> int:
+        if self.opening_by == "score":
+            minimum = 0
+            for at_least, value in self.opening_score_table:
+                if team_score >= at_least:
+                    minimum = value
+            return minimum
+        return self.opening_minimums[min(round_no, len(self.opening_minimums)) - 1]
+
+    # ----------------------------------------------------------------- mapping form
+    def to_mapping(self) -> dict[str, Any]:
+        """Plain TOML/JSON-friendly mapping; ``Rules.from_mapping`` rebuilds an equal object."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            out[f.name] = _to_plain(f.name, getattr(self, f.name))
+        return out
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Rules:
+        known = {f.name for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise RulesError(key, "unknown setting" + _suggest(key, known))
+        missing = [k for k in known if k not in data]
+        if missing:
+            raise RulesError(", ".join(sorted(missing)), "missing setting (no silent defaults)")
+        values = {key: _from_plain(key, data[key]) for key in known}
+        rules = cls(**values)
+        rules.validate()
+        return rules
+
+    def replace(self, **overrides: Any) -> Rules:
+        """A copy with some settings changed, given in mapping form, and validated again."""
+        data = self.to_mapping()
+        data.update(overrides)
+        return Rules.from_mapping(data)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_mapping(), indent=2, ensure_ascii=False)
+
+    def to_toml(self) -> str:
+        return dump_toml(self.to_mapping())
+
+    # ----------------------------------------------------------------- validation
+    def validate(self) -> None:
+        def need(ok: bool, key: str, message: str) -> None:
+            if not ok:
+                raise RulesError(key, message)
+
+        for key, choices in CHOICES.items():
+            value = getattr(self, key)
+            need(value in choices, key, f"{value!r} is not one of {', '.join(choices)}")
+        need(2 <= self.players <= 8, "players", "must be from 2 to 8")
+        need(self.team_size >= 1, "team_size", "must be at least 1")
+        need(
+            self.players % self.team_size == 0 and self.players // self.team_size >= 2,
+            "team_size",
+            f"{self.players} players do not split into two or more teams of {self.team_size}",
+        )
+        need(self.decks >= 1, "decks", "must be at least 1")
+        need(len(self.packets) >= 2, "packets", "needs at least a hand and a foot")
+        need(all(p >= 1 for p in self.packets), "packets", "every packet needs a card")
+        dealt = self.players * sum(self.packets)
+        need(
+            dealt + 2 <= self.shoe_size,
+            "packets",
+            f"{self.players} players x {sum(self.packets)} cards = {dealt} dealt, but "
+            f"{self.decks} decks hold {self.shoe_size} cards and the stock needs some",
+        )
+        need(self.rounds >= 1, "rounds", "must be at least 1")
+        need(len(self.card_values) == 13, "card_values", "needs a value for every natural rank "
+             "and wild card")
+        need(all(v >= 0 for v in self.card_values), "card_values", "values cannot be negative")
+        need(self.meld_min >= 1, "meld_min", "must be at least 1")
+        need(self.meld_min == 3, "meld_min", "the engine melds three cards at a time "
+             "when a meld starts; only 3 is supported")
+        need(self.canasta_size > self.meld_min, "canasta_size", "must exceed meld_min")
+        need(0 <= self.max_wilds < self.canasta_size, "max_wilds",
+             "must be from 0 to one less than canasta_size")
+        need(self.naturals_before_wild >= 1, "naturals_before_wild", "must be at least 1")
+        need(self.pile_take >= 0, "pile_take", "must be 'whole' or a positive count")
+        need(self.turn_cap >= 10, "turn_cap", "must be at least 10 turns")
+        need(len(self.opening_minimums) >= 1, "opening_minimums", "needs at least one value")
+        need(all(m >= 0 for m in self.opening_minimums), "opening_minimums",
+             "minimums cannot be negative")
+        if self.opening_by == "round":
+            need(len(self.opening_minimums) >= self.rounds, "opening_minimums",
+                 f"needs a minimum for each of the {self.rounds} rounds")
+        else:
+            need(len(self.opening_score_table) >= 1, "opening_score_table",
+                 "opening_by = 'score' needs a table of [score at least, minimum] rows")
+        steps = [row[0] for row in self.opening_score_table]
+        need(steps == sorted(steps), "opening_score_table", "rows must be in rising score order")
+        kinds = dict(self.canasta_bonus)
+        for kind in BASE_CANASTA_KINDS:
+            need(kind in kinds, "canasta_bonus", f"needs a value for {kind!r} canastas")
+        for kind, count in self.quota:
+            need(kind in kinds, "quota", f"{kind!r} canastas have no entry in canasta_bonus")
+            need(count >= 0, "quota", f"{kind!r}: a count cannot be negative")
+        quota = dict(self.quota)
+        if quota.get("wild", 0):
+            need(self.wild_melds, "quota", "asks for a wild canasta but wild_melds is false")
+        if quota.get("dirty", 0):
+            need(self.max_wilds >= 1, "quota", "asks for a dirty canasta but max_wilds is 0")
+        need(self.pile_wild_top != "matching_pair" or self.wild_melds, "pile_wild_top",
+             "'matching_pair' melds three wild cards, but wild_melds is false")
+        if self.red_threes == "dead":
+            need(self.red_three_replacement == "never", "red_three_replacement",
+                 "must be 'never' when red_threes is 'dead'")
+            need(self.red_three_bonus == 0 and self.red_three_set_bonus == 0, "red_three_bonus",
+                 "dead red threes are never laid, so they cannot earn a bonus")
+        need(self.red_three_set_size >= 0, "red_three_set_size", "cannot be negative")
+        for key in ("red_three_bonus", "red_three_penalty", "black_three_penalty",
+                    "going_out_bonus", "exact_cut_bonus", "knee_reminder_penalty",
+                    "over_meld_penalty", "red_three_set_bonus"):
+            need(getattr(self, key) >= 0, key, "write penalties as positive numbers")
+        need(len(self.upcard_rejects) < 15, "upcard_rejects",
+             "rejects every card: no upcard could ever be turned")
+
+
+# --------------------------------------------------------------------- conversion helpers
+_INT_KEYS = {
+    "players", "team_size", "decks", "rounds", "red_three_bonus", "red_three_penalty",
+    "red_three_set_size", "red_three_set_bonus", "black_three_penalty", "meld_min",
+    "canasta_size", "max_wilds", "naturals_before_wild", "going_out_bonus", "turn_cap",
+    "exact_cut_bonus", "knee_reminder_penalty", "over_meld_penalty",
+}
+_BOOL_KEYS = {
+    "upcard", "red_three_bonus_needs_canasta", "discard_after_pile", "wilds_first",
+    "wild_melds", "special_fills_clean", "clean_fills_dirty", "permission",
+}
+_STR_KEYS = {"name", "source", *CHOICES}
+
+
+def _type_name(value: Any) -> str:
+    return type(value).__name__
+
+
+def _int(key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(key, f"expected a whole number, got {_type_name(value)} {value!r}")
+    return value
+
+
+def _from_plain(key: str, value: Any) -> Any:
+    if key in _INT_KEYS:
+        return _int(key, value)
+    if key in _BOOL_KEYS:
+        if not isinstance(value, bool):
+            raise RulesError(key, f"expected true or false, got {value!r}")
+        return value
+    if key in _STR_KEYS:
+        if not isinstance(value, str):
+            raise RulesError(key, f"expected text, got {_type_name(value)} {value!r}")
+        return value
+    if key == "pile_take":
+        if value == "whole":
+            return 0
+        n = _int(key, value)
+        if n < 1:
+            raise RulesError(key, "must be 'whole' or a count of at least 1")
+        return n
+    if key in ("packets", "opening_minimums"):
+        if not isinstance(value, list | tuple):
+            raise RulesError(key, f"expected a list of whole numbers, got {value!r}")
+        return tuple(_int(key, v) for v in value)
+    if key == "card_values":
+        table = _table(key, value)
+        out = []
+        for token in CARD_VALUE_KEYS:
+            if token not in table:
+                raise RulesError(key, f"needs a value for {token!r}")
+            out.append(_int(f"{key}.{token}", table[token]))
+        extra = set(table) - set(CARD_VALUE_KEYS)
+        if extra:
+            raise RulesError(key, f"unknown card {sorted(extra)[0]!r}; threes are priced by "
+                             "red_three_* and black_three_penalty")
+        return tuple(out)
+    if key in ("upcard_rejects", "no_wild_ranks"):
+        if not isinstance(value, list | tuple):
+            raise RulesError(key, f"expected a list of cards, got {value!r}")
+        try:
+            kinds = frozenset(parse_kind(str(v)) for v in value)
+        except CardError as err:
+            raise RulesError(key, str(err)) from None
+        if key == "no_wild_ranks" and any(k not in NATURAL_RANKS for k in kinds):
+            raise RulesError(key, "only ranks 4 to ace can refuse wild cards")
+        return kinds
+    if key in ("quota", "canasta_bonus"):
+        table = _table(key, value)
+        out_pairs = []
+        for kind, count in table.items():
+            try:
+                canasta_kind_rank(kind)
+            except CardError as err:
+                raise RulesError(f"{key}.{kind}", f"{err}: kinds are clean, dirty, wild or a "
+                                 "rank such as 7s") from None
+            out_pairs.append((kind, _int(f"{key}.{kind}", count)))
+        return tuple(out_pairs)
+    if key == "opening_score_table":
+        if not isinstance(value, list | tuple):
+            raise RulesError(key, "expected a list of [score at least, minimum] pairs")
+        rows = []
+        for row in value:
+            if not isinstance(row, list | tuple) or len(row) != 2:
+                raise RulesError(key, f"row {row!r} is not a [score at least, minimum] pair")
+            rows.append((_int(key, row[0]), _int(key, row[1])))
+        return tuple(rows)
+    raise RulesError(key, "unknown setting")  # pragma: no cover - keys are checked first
+
+
+def _table(key: str, value: Any) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise RulesError(key, f"expected a table, got {_type_name(value)} {value!r}")
+    return value
+
+
+def _to_plain(key: str, value: Any) -> Any:
+    if key == "pile_take":
+        return "whole" if value == 0 else value
+    if key in ("packets", "opening_minimums"):
+        return list(value)
+    if key == "card_values":
+        return dict(zip(CARD_VALUE_KEYS, value, strict=True))
+    if key in ("upcard_rejects", "no_wild_ranks"):
+        return [KIND_TOKENS[k] for k in sorted(value)]
+    if key in ("quota", "canasta_bonus"):
+        return dict(value)
+    if key == "opening_score_table":
+        return [list(row) for row in value]
+    return value
+
+
+def _suggest(key: str, known: set[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(key, sorted(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+# --------------------------------------------------------------------- TOML and JSON text
+def parse_value(key: str, text: str) -> Any:
+    """A value from the command line (``--set key=value``), read as TOML, else as text."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        if text.startswith(("[", "{")):
+            raise RulesError(key, f"cannot read {text!r} as a TOML list or table") from None
+        return text
+
+
+def loads_toml(text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise RulesError("(file)", f"not valid TOML: {err}") from None
+
+
+def loads_json(text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RulesError("(file)", f"not valid JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise RulesError("(file)", "a rules file must hold one object")
+    return data
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) \
+            + " }"
+    raise TypeError(f"cannot write {value!r} as TOML")
+
+
+def _toml_key(key: str) -> str:
+    return key if key.replace("_", "").replace("-", "").isalnum() and key.isascii() \
+        and not key[0].isdigit() else json.dumps(key)
+
+
+def dump_toml(data: Mapping[str, Any]) -> str:
+    return "".join(f"{_toml_key(k)} = {_toml_value(v)}\n" for k, v in data.items())
+

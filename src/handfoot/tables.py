@@ -1,0 +1,137 @@
+"""Facts derived once from a rules object, as flat tables for the engine's inner loop."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .cards import KIND_TOKENS, NUM_KINDS, NUM_SLOTS, WILD_SLOT
+from .rules import Rules
+
+
+class Tables:
+    __slots__ = (
+        "canasta",
+        "grows",
+        "knee_rule",
+        "last_packet",
+        "max_wild_at_canasta",
+        "pile_take",
+        "quota",
+        "rank_kind",
+        "rules",
+        "values",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        # Point value of each kind as a card; threes are priced only as held penalties.
+        self.values = [*rules.card_values, 0, 0]
+        assert len(self.values) == NUM_KINDS
+        self.last_packet = len(rules.packets) - 1
+        kinds = rules.rank_kinds
+        self.rank_kind: list[str | None] = [kinds.get(s) for s in range(NUM_SLOTS)]
+        self.grows = [self._grows(s) for s in range(NUM_SLOTS)]
+        self.quota = rules.quota
+        self.canasta = rules.canasta_size
+        self.pile_take = rules.pile_take
+        # The knee (packet 1) waits for the team's first canasta only in games of 3+ packets.
+        self.knee_rule = rules.knee_pickup == "team_first_canasta" and len(rules.packets) >= 3
+        self.max_wild_at_canasta = max(
+            (w for w in range(rules.max_wilds + 1)
+             if _ratio_ok(rules, rules.canasta_size - w, w)
+             and rules.canasta_size - w >= rules.naturals_before_wild),
+            default=0,
+        )
+
+    def _grows(self, slot: int) -> bool:
+        mode = self.rules.add_to_canasta
+        if mode == "always":
+            return True
+        if mode == "not_special":
+            return slot != WILD_SLOT and self.rank_kind[slot] is None
+        return False
+
+    def wild_error(self, slot: int, naturals: int, wilds: int) -> str | None:
+        """Why a rank meld of this make-up breaks the wild-card rules, or None."""
+        rules = self.rules
+        if wilds == 0:
+            return None
+        if slot in rules.no_wild_ranks:
+            return f"melds of {slot_name(slot)} never take wild cards"
+        if rules.wilds_first:
+            if naturals < 1:
+                return "a meld needs at least one natural card"
+            if wilds > self.max_wild_at_canasta:
+                return f"a canasta can hold at most {self.max_wild_at_canasta} wild cards"
+            return None
+        if naturals < rules.naturals_before_wild:
+            return f"a meld needs {rules.naturals_before_wild} natural cards before a wild card"
+        if wilds > rules.max_wilds:
+            return f"a meld holds at most {rules.max_wilds} wild cards"
+        if not _ratio_ok(rules, naturals, wilds):
+            return {
+                "fewer_than_naturals": "a meld must have more natural cards than wild cards",
+                "at_most_half": "a meld may hold at most half as many wild cards as naturals",
+                "at_most_naturals": "wild cards may not outnumber natural cards",
+            }[rules.wild_ratio]
+        return None
+
+    def canasta_kind(self, slot: int, wilds: int) -> str:
+        if slot == WILD_SLOT:
+            return "wild"
+        if wilds:
+            return "dirty"
+        return self.rank_kind[slot] or "clean"
+
+    def quota_met(self, kinds: list[str]) -> bool:
+        """Whether these canastas cover the going-out quota (rule 8.2).
+
+        Each canasta can fill a chain of requirements: a rank canasta (7s) its own kind, then
+        "clean" where special_fills_clean; a clean one "clean", then "dirty" where
+        clean_fills_dirty.  With chains, filling the most specific requirement first is an
+        exact assignment, so no general matching is needed.
+        """
+        rules = self.rules
+        have: dict[str, int] = {}
+        for k in kinds:
+            have[k] = have.get(k, 0) + 1
+        need = dict(self.quota)
+        spare_clean = 0
+        for kind, count in have.items():
+            if kind in ("clean", "dirty", "wild"):
+                continue
+            want = need.get(kind, 0)
+            if count < want:
+                return False
+            spare_clean += count - want
+        for kind, want in need.items():
+            if kind not in ("clean", "dirty", "wild") and have.get(kind, 0) < want:
+                return False
+        clean = have.get("clean", 0) + (spare_clean if rules.special_fills_clean else 0)
+        if clean < need.get("clean", 0):
+            return False
+        dirty = have.get("dirty", 0)
+        if rules.clean_fills_dirty:
+            dirty += clean - need.get("clean", 0)
+        return dirty >= need.get("dirty", 0) and have.get("wild", 0) >= need.get("wild", 0)
+
+
+def _ratio_ok(rules: Rules, naturals: int, wilds: int) -> bool:
+    ratio = rules.wild_ratio
+    if ratio == "fewer_than_naturals":
+        return wilds < naturals
+    if ratio == "at_most_half":
+        return 2 * wilds <= naturals
+    if ratio == "at_most_naturals":
+        return wilds <= naturals
+    return True
+
+
+def slot_name(slot: int) -> str:
+    return "wild cards" if slot == WILD_SLOT else KIND_TOKENS[slot] + "s"
+
+
+@lru_cache(maxsize=64)
+def tables_for(rules: Rules) -> Tables:
+    return Tables(rules)
+
