@@ -271,7 +271,7 @@ def _next_turn(g: Game, events: list[Event]) -> None:
     g.asked = NOT_ASKED
     g.staged = 0
     g.snapshot = None
-    team = g.seat % rules.teams
+    team = g.seat % g.t.teams
     g.minimum = rules.opening_minimum(g.round_no, g.totals[team])
     if g.turns >= rules.turn_cap:
         _end_round(g, TURN_CAP, events)
@@ -334,7 +334,7 @@ def _go_out_refusal(g: State, seat: int) -> Refusal | None:
     rules = g.rules
     if g.packet_no[seat] != g.t.last_packet:
         return ("8.3", f"you can go out only from your {rules.packet_names[-1]}")
-    team = seat % rules.teams
+    team = seat % g.t.teams
     if not g.t.quota_met(canasta_kinds(g, team)):
         need = ", ".join(f"{n} {k}" for k, n in rules.quota if n)
         return ("8.1", f"your team needs its canastas first ({need})")
@@ -404,11 +404,11 @@ def _refusal(g: Game, action: Action) -> Refusal | None:
         if phase != MELD or not g.took_pile or g.rules.discard_after_pile:
             return ("3.6", "you knock only after taking the pile, where the turn ends "
                     "without a discard")
-        if g.staged and not g.opened[g.seat % g.rules.teams]:
+        if g.staged and not g.opened[g.seat % g.t.teams]:
             return ("6.1", f"your opening has {g.staged} points; it needs {g.minimum}")
         return None
     if kind is Retract:
-        if phase == DRAW or not g.staged or g.opened[g.seat % g.rules.teams]:
+        if phase == DRAW or not g.staged or g.opened[g.seat % g.t.teams]:
             return ("6.3", "there is no short opening to take back")
         return None
     if kind is Ask:
@@ -433,7 +433,7 @@ def _take_refusal(g: Game, action: TakePile) -> Refusal | None:
         return ("6.3", "after taking back a short opening you must draw from the stock")
     if not g.pile:
         return ("4.1", "the pile is empty")
-    team = g.seat % rules.teams
+    team = g.seat % g.t.teams
     if not g.opened[team] and rules.pile_before_opening == "never":
         return ("4.6", "your team must make its opening before taking the pile")
     top = g.pile[-1]
@@ -472,9 +472,11 @@ def _fit_refusal(g: State, team: int, slot: int, n: int, w2: int, wj: int,
                  clause: str) -> Refusal | None:
     """Why adding these cards to the team's meld in ``slot`` breaks the meld rules."""
     t = g.t
-    rules = g.rules
     n0, t0, j0 = g.nat[team][slot], g.two[team][slot], g.jok[team][slot]
     n1, w1 = n0 + n, t0 + j0 + w2 + wj
+    if t.fits(slot, n1, w1):
+        return None
+    rules = g.rules
     size = n1 + w1
     if slot == WILD_SLOT:
         if not rules.wild_melds:
@@ -493,7 +495,7 @@ def _fit_refusal(g: State, team: int, slot: int, n: int, w2: int, wj: int,
 
 
 def _meld_refusal(g: Game, action: Start | Add) -> Refusal | None:
-    team = g.seat % g.rules.teams
+    team = g.seat % g.t.teams
     hand = g.hands[g.seat]
     slot = action.slot
     if isinstance(action, Start):
@@ -509,7 +511,7 @@ def _meld_refusal(g: Game, action: Start | Add) -> Refusal | None:
             return ("5.3", "a meld starts with natural cards")
     else:
         kind = action.kind
-        n, w2, wj = int(kind == slot), int(kind == TWO), int(kind == JOKER)
+        n, w2, wj = int(kind == slot < WILD_SLOT), int(kind == TWO), int(kind == JOKER)
         if n + w2 + wj != 1:
             return ("5.1", f"a {KIND_NAMES[kind]} does not go on a {slot_name(slot)} meld")
         if not g.nat[team][slot] + g.two[team][slot] + g.jok[team][slot]:
@@ -531,9 +533,12 @@ def _discard_refusal(g: Game, kind: int) -> Refusal | None:
     if g.phase != MELD:
         return ("3.5", "draw before you discard" if g.phase == DRAW else
                 "finish your opening or take it back first")
+    if g.hand_n[g.seat] > 1 and g.hands[g.seat][kind] and (g.opened[g.seat % g.t.teams]
+                                                            or not g.staged) and _discard_owed(g):
+        return None
     if not _discard_owed(g):
         return ("3.6", "after taking the pile you knock instead of discarding")
-    team = g.seat % g.rules.teams
+    team = g.seat % g.t.teams
     if g.staged and not g.opened[team]:
         return ("6.1", f"your opening has {g.staged} points; it needs {g.minimum}: add melds "
                 "or take it back")
@@ -565,7 +570,7 @@ def _stuck_refusal(g: Game) -> Refusal | None:
     if g.phase == GAME_OVER or g.seat != g.actor or g.phase == DRAW:
         return None
     seat = g.seat
-    if g.phase == PILE_OPENING or (g.staged and not g.opened[seat % g.rules.teams]):
+    if g.phase == PILE_OPENING or (g.staged and not g.opened[seat % g.t.teams]):
         return None  # a short opening can always be taken back
     c = g.hand_n[seat]
     if c >= 2 or (c == 1 and not _discard_owed(g)):
@@ -574,7 +579,7 @@ def _stuck_refusal(g: Game) -> Refusal | None:
         kind = next(k for k in range(NUM_KINDS) if g.hands[seat][k])
         if _discard_refusal(g, kind) is None:
             return None
-        team = seat % g.rules.teams
+        team = seat % g.t.teams
         for s in range(NUM_SLOTS):
             if g.nat[team][s] + g.two[team][s] + g.jok[team][s] and (kind in (s, TWO, JOKER)):
                 if s == WILD_SLOT and kind not in (TWO, JOKER):
@@ -600,7 +605,7 @@ def _laydown_refusal(g: Game, action: LayDown) -> Refusal | None:
         refusal = _apply_step(trial, step, [])
         if refusal:
             return refusal
-    team = g.seat % g.rules.teams
+    team = g.seat % g.t.teams
     if not trial.opened[team]:
         return ("6.1", f"this opening counts {trial.staged} points; round {g.round_no} needs "
                 f"{g.minimum}")
@@ -620,7 +625,7 @@ def _meld_refusal_basic(g: Game, action: Start | Add) -> Refusal | None:
 def _laydown_steps(g: Game, action: LayDown) -> list[Start | Add | Refusal]:
     """The atomic steps of a lay-down: naturals first, so wild limits are met on the way."""
     steps: list[Start | Add | Refusal] = []
-    team = g.seat % g.rules.teams
+    team = g.seat % g.t.teams
     opened_slots: set[int] = set()
     for part in action.parts:
         slot = part.slot
@@ -719,7 +724,7 @@ def _apply_step(g: Game, action: Action, events: list[Event]) -> Refusal | None:
         return None
     if kind is Ask:
         g.phase = ANSWER
-        mates = [m for m in rules.seats_of(seat % rules.teams) if m != seat]
+        mates = [m for m in rules.seats_of(seat % g.t.teams) if m != seat]
         # The partner who plays next answers (decision D6 in docs/RULES.md).
         g.actor = min(mates, key=lambda m: (m - seat) % rules.players)
         events.append(Event("ask", seat, (g.actor,)))
@@ -764,7 +769,7 @@ def _forget(g: Game, seat: int, kind: int, count: int) -> None:
 
 def _snapshot(g: Game) -> None:
     if g.snapshot is None:
-        seat, team = g.seat, g.seat % g.rules.teams
+        seat, team = g.seat, g.seat % g.t.teams
         g.snapshot = Snapshot(
             g.hands[seat][:], g.hand_n[seat], g.nat[team][:], g.two[team][:], g.jok[team][:],
             g.closed[team][:], g.pile[:], g.known[seat][:],
@@ -772,7 +777,7 @@ def _snapshot(g: Game) -> None:
 
 
 def _retract(g: Game, events: list[Event]) -> None:
-    seat, team = g.seat, g.seat % g.rules.teams
+    seat, team = g.seat, g.seat % g.t.teams
     snap = g.snapshot
     assert snap is not None
     g.hands[seat] = snap.hand[:]
@@ -792,7 +797,7 @@ def _retract(g: Game, events: list[Event]) -> None:
 
 def _apply_take(g: Game, action: TakePile, events: list[Event]) -> Refusal | None:
     rules = g.rules
-    seat, team = g.seat, g.seat % rules.teams
+    seat, team = g.seat, g.seat % g.t.teams
     top = g.pile[-1]
     opened = g.opened[team]
     if not opened:
@@ -830,7 +835,7 @@ def _apply_take(g: Game, action: TakePile, events: list[Event]) -> Refusal | Non
 
 def _release_pile(g: Game, seat: int, events: list[Event]) -> None:
     """The rest of the taken pile goes into the hand, seen by everyone (4.1)."""
-    team = seat % g.rules.teams
+    team = seat % g.t.teams
     limit = g.t.pile_take
     if not g.opened[team] and g.rules.pile_before_opening == "top_card_only":
         limit = 1
@@ -853,9 +858,8 @@ def _release_pile(g: Game, seat: int, events: list[Event]) -> None:
 def _place(g: Game, slot: int, n: int, w2: int, wj: int, events: list[Event]) -> Refusal | None:
     """Move cards from the turn seat's hand onto the team meld in ``slot``, then settle what
     follows: the opening, a closed canasta, the knee, an empty hand, going out."""
-    rules = g.rules
     t = g.t
-    seat, team = g.seat, g.seat % rules.teams
+    seat, team = g.seat, g.seat % g.t.teams
     hand = g.hands[seat]
     if not g.opened[team]:
         _snapshot(g)
@@ -905,7 +909,7 @@ def _settle(g: Game, seat: int, events: list[Event]) -> Refusal | None:
     """After cards reach the table: the team's first canasta brings knees; an empty hand
     brings the next packet, or goes out."""
     rules = g.rules
-    team = seat % rules.teams
+    team = seat % g.t.teams
     if not g.first_canasta[team] and _has_canasta(g, team):
         g.first_canasta[team] = True
         if g.t.knee_rule:
@@ -955,39 +959,45 @@ def legal_actions(g: Game) -> list[Action]:
                 out.append(take)
         return out
     seat = g.seat
-    team = seat % g.rules.teams
+    team = seat % g.t.teams
     hand = g.hands[seat]
     if not g.retracted:
+        fits = g.t.fits
         nat, two, jok = g.nat[team], g.two[team], g.jok[team]
-        wilds = hand[TWO] + hand[JOKER]
+        h2, hj = hand[TWO], hand[JOKER]
+        # Steps that leave two cards or more can never strand the player, so only the
+        # others need the full check with its look-ahead.
+        spare = g.hand_n[seat] - 2
         for s in range(NUM_SLOTS):
             have = hand[s] if s != WILD_SLOT else 0
-            if nat[s] + two[s] + jok[s]:
-                if have:
+            n0, w0 = nat[s], two[s] + jok[s]
+            if n0 + w0:
+                if have and fits(s, n0 + 1, w0):
                     step: Start | Add = _ADDS[(s, s)]
-                    if _meld_refusal(g, step) is None:
+                    if spare >= 1 or _meld_refusal(g, step) is None:
                         out.append(step)
-                if hand[TWO]:
-                    step = _ADDS[(s, TWO)]
-                    if _meld_refusal(g, step) is None:
-                        out.append(step)
-                if hand[JOKER]:
-                    step = _ADDS[(s, JOKER)]
-                    if _meld_refusal(g, step) is None:
-                        out.append(step)
-            elif have + wilds >= 3:
-                comps = _WILD_COMPS if s == WILD_SLOT else _START_COMPS
-                for c in comps:
-                    if (s == WILD_SLOT or have >= c[0]) and hand[TWO] >= c[1] \
-                            and hand[JOKER] >= c[2]:
+                if (h2 or hj) and fits(s, n0, w0 + 1):
+                    if h2:
+                        step = _ADDS[(s, TWO)]
+                        if spare >= 1 or _meld_refusal(g, step) is None:
+                            out.append(step)
+                    if hj:
+                        step = _ADDS[(s, JOKER)]
+                        if spare >= 1 or _meld_refusal(g, step) is None:
+                            out.append(step)
+            elif have + h2 + hj >= 3:
+                for c in _WILD_COMPS if s == WILD_SLOT else _START_COMPS:
+                    if have >= c[0] and h2 >= c[1] and hj >= c[2] and fits(s, c[0], c[1] + c[2]):
                         step = _STARTS[(s, c)]
-                        if _meld_refusal(g, step) is None:
+                        if spare >= 3 or _meld_refusal(g, step) is None:
                             out.append(step)
     if phase == MELD:
         if _discard_owed(g):
-            for k in range(NUM_KINDS):
-                if hand[k] and _discard_refusal(g, k) is None:
-                    out.append(_DISCARDS[k])
+            if g.hand_n[seat] > 1 and (g.opened[team] or not g.staged):
+                out += [_DISCARDS[k] for k in range(NUM_KINDS) if hand[k]]
+            else:
+                out += [_DISCARDS[k] for k in range(NUM_KINDS)
+                        if hand[k] and _discard_refusal(g, k) is None]
         elif _refusal(g, _KNOCK) is None:
             out.append(_KNOCK)
         if _refusal(g, _ASK) is None:

@@ -10,6 +10,7 @@ from .rules import Rules
 
 class Tables:
     __slots__ = (
+        "_fits",
         "canasta",
         "grows",
         "knee_rule",
@@ -19,6 +20,7 @@ class Tables:
         "quota",
         "rank_kind",
         "rules",
+        "teams",
         "values",
     )
 
@@ -34,6 +36,8 @@ class Tables:
         self.quota = rules.quota
         self.canasta = rules.canasta_size
         self.pile_take = rules.pile_take
+        self.teams = rules.teams
+        self._fits: dict[int, bool] = {}
         # The knee (packet 1) waits for the team's first canasta only in games of 3+ packets.
         self.knee_rule = rules.knee_pickup == "team_first_canasta" and len(rules.packets) >= 3
         self.max_wild_at_canasta = max(
@@ -75,6 +79,20 @@ class Tables:
                 "at_most_naturals": "wild cards may not outnumber natural cards",
             }[rules.wild_ratio]
         return None
+
+    def fits(self, slot: int, naturals: int, wilds: int) -> bool:
+        """Whether a meld of this make-up obeys the wild and size rules (cached: hot path)."""
+        key = (slot * 256 + naturals) * 256 + wilds
+        ok = self._fits.get(key)
+        if ok is None:
+            rules = self.rules
+            if slot == WILD_SLOT:
+                ok = rules.wild_melds
+            else:
+                ok = self.wild_error(slot, naturals, wilds) is None
+            ok = ok and (naturals + wilds <= self.canasta or self.grows[slot])
+            self._fits[key] = ok
+        return ok
 
     def canasta_kind(self, slot: int, wilds: int) -> str:
         if slot == WILD_SLOT:
