@@ -89,16 +89,22 @@ class Game(State):
         seed: int | None = None,
         deals: list[Deal] | None = None,
         first_dealer: int = 0,
+        first_round: int = 1,
     ) -> Game:
-        """A game from a seed, or from explicit deals (one per round, for scenarios)."""
+        """A game from a seed, or from explicit deals (one per round, for scenarios).
+
+        ``first_round`` starts a scenario later in the game (round 3 opens at 120); explicit
+        deals then count from that round and ``first_dealer`` deals it."""
         if seed is None and not deals:
             raise ValueError("a game needs a seed or at least one explicit deal")
+        if not 1 <= first_round <= rules.rounds:
+            raise ValueError(f"first_round must be 1 to {rules.rounds}")
         g = cls.__new__(cls)
         g.rules = rules
         g.t = tables_for(rules)
         g.seed = seed
         g.deals = list(deals) if deals else None
-        g.round_no = 0
+        g.round_no = first_round - 1
         g.dealer = (first_dealer - 1) % rules.players
         g.totals = [0] * rules.teams
         g.results = []
@@ -155,7 +161,9 @@ def _start_round(g: Game, events: list[Event]) -> None:
     g.round_no += 1
     g.dealer = (g.dealer + 1) % rules.players
     if g.deals is not None:
-        if g.round_no > len(g.deals):
+        # Deals count from the game's first round, which a scenario may set later than 1.
+        played = len(g.results)
+        if played >= len(g.deals):
             if g.seed is None:
                 # A scenario that gives fewer deals than rounds ends after its last deal.
                 g.phase = GAME_OVER
@@ -163,7 +171,7 @@ def _start_round(g: Game, events: list[Event]) -> None:
                 return
             deal = seeded_deal(rules, g.seed, g.round_no, g.dealer)
         else:
-            deal = g.deals[g.round_no - 1]
+            deal = g.deals[played]
     else:
         assert g.seed is not None
         deal = seeded_deal(rules, g.seed, g.round_no, g.dealer)
@@ -401,7 +409,9 @@ def _refusal(g: Game, action: Action) -> Refusal | None:
     if kind is Discard:
         return _discard_refusal(g, action.kind)  # type: ignore[union-attr]
     if kind is Knock:
-        if phase != MELD or not g.took_pile or g.rules.discard_after_pile:
+        if phase != MELD:
+            return ("3.6", "you knock to end your turn after melding")
+        if _discard_owed(g) and not _cannot_discard(g):
             return ("3.6", "you knock only after taking the pile, where the turn ends "
                     "without a discard")
         if g.staged and not g.opened[g.seat % g.t.teams]:
@@ -553,6 +563,17 @@ def _discard_refusal(g: Game, kind: int) -> Refusal | None:
         else:
             return _next_packet_refusal(g, seat, _has_canasta(g, team))
     return None
+
+
+def _cannot_discard(g: Game) -> bool:
+    """A single card that may not be discarded (it would go out without the right to): only a
+    draw of red threes that are not replaced leaves a player so (decision D21); melding down
+    to it is refused by the look-ahead, so knocking here cannot dodge rule 7.5."""
+    seat = g.seat
+    if g.hand_n[seat] != 1:
+        return False
+    kind = next(k for k in range(NUM_KINDS) if g.hands[seat][k])
+    return _discard_refusal(g, kind) is not None
 
 
 def _by_trial(g: Game, action: Action) -> Refusal | None:
@@ -998,7 +1019,7 @@ def legal_actions(g: Game) -> list[Action]:
             else:
                 out += [_DISCARDS[k] for k in range(NUM_KINDS)
                         if hand[k] and _discard_refusal(g, k) is None]
-        elif _refusal(g, _KNOCK) is None:
+        if _refusal(g, _KNOCK) is None:
             out.append(_KNOCK)
         if _refusal(g, _ASK) is None:
             out.append(_ASK)
