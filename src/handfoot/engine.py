@@ -522,6 +522,8 @@ def _meld_refusal(g: Game, action: Start | Add) -> Refusal | None:
     else:
         kind = action.kind
         n, w2, wj = int(kind == slot < WILD_SLOT), int(kind == TWO), int(kind == JOKER)
+        if kind in (RED_THREE, BLACK_THREE):
+            return ("1.3", "threes are never melded")
         if n + w2 + wj != 1:
             return ("5.1", f"a {KIND_NAMES[kind]} does not go on a {slot_name(slot)} meld")
         if not g.nat[team][slot] + g.two[team][slot] + g.jok[team][slot]:
@@ -854,11 +856,11 @@ def _apply_take(g: Game, action: TakePile, events: list[Event]) -> Refusal | Non
     return None
 
 
-def _release_pile(g: Game, seat: int, events: list[Event]) -> None:
-    """The rest of the taken pile goes into the hand, seen by everyone (4.1)."""
-    team = seat % g.t.teams
+def _release_pile(g: Game, seat: int, events: list[Event], opening: bool = False) -> None:
+    """The rest of the taken pile goes into the hand, seen by everyone (4.1).  ``opening``:
+    the take made the team's opening (the team is marked opened just before this runs)."""
     limit = g.t.pile_take
-    if not g.opened[team] and g.rules.pile_before_opening == "top_card_only":
+    if opening and g.rules.pile_before_opening == "top_card_only":
         limit = 1
     count = len(g.pile) if limit == 0 else min(len(g.pile), limit - 1)
     if count == 0:
@@ -921,7 +923,7 @@ def _place(g: Game, slot: int, n: int, w2: int, wj: int, events: list[Event]) ->
         g.staged = 0
         if g.phase == PILE_OPENING:
             g.phase = MELD
-            _release_pile(g, seat, events)
+            _release_pile(g, seat, events, opening=True)
             _after_draw(g, events)
     return _settle(g, seat, events)
 

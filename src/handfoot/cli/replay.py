@@ -1,0 +1,191 @@
+"""``handfoot replay FILE``: play a game record or scenario through the engine and check it.
+
+Exit status: 0 when every action is legal and every recorded result and total is reproduced,
+1 when an action is illegal or a figure differs, 2 when the file cannot be read as a record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from handfoot.cards import KIND_TOKENS, WILD_SLOT, format_cards, slot_token
+from handfoot.engine import Event
+from handfoot.record import (
+    Record,
+    RecordError,
+    ReplayResult,
+    Step,
+    load_record,
+    record_to_mapping,
+    replay,
+)
+from handfoot.rules import Rules
+
+from .common import UserError
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="replay a game record or scenario and check it",
+        description="Replay a game record or scenario (docs/RECORD-FORMAT.md) through the "
+        "engine: every action must be legal for the seat that took it, and every recorded "
+        "result and total must come out the same. Exit 0 if so, 1 if not, 2 if the file "
+        "cannot be read.",
+    )
+    parser.add_argument("file", metavar="FILE", help="a record or scenario (.json)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object: rounds with results, totals, ok, error")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="print only the verdict (and what went wrong)")
+    parser.set_defaults(run=run)
+
+
+def read_record(path: str) -> Record:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise UserError(f"cannot read {path}: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"cannot read {path}: not UTF-8 text") from None
+    try:
+        return load_record(text)
+    except RecordError as err:
+        raise UserError(f"{path} is not a valid game record: {err}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    record = read_record(args.file)
+    outcome = replay(record)
+    if args.json:
+        print(json.dumps(as_json(args.file, outcome), indent=1, ensure_ascii=False))
+    else:
+        if not args.quiet:
+            print_replay(args.file, record, outcome)
+        print_verdict(args.file, outcome)
+    return 0 if outcome.ok else 1
+
+
+# ---------------------------------------------------------------------- words
+def _notable(event: Event, rules: Rules) -> str | None:
+    """Words for the events worth a line in a replay; draws and melds show in the action."""
+    d = event.detail
+    name = event.name
+    if name == "canasta":
+        slot, kind = int(str(d[0])), str(d[1])
+        if slot == WILD_SLOT:
+            return "wild canasta"
+        ranks = f"{slot_token(slot)}s"
+        return f"canasta of {ranks}" if kind == ranks else f"{kind} canasta of {ranks}"
+    if name == "opening":
+        # The event fires when the minimum is reached, part way through a lay-down, so its
+        # count can be below the lay-down's total: name the minimum rather than a sum.
+        return "opening made"
+    if name == "pick_up":
+        return f"seat {event.seat} picks up the {d[0]} ({d[1]} cards)"
+    if name == "take_pile":
+        return f"takes the pile ({d[1]} cards, {KIND_TOKENS[int(str(d[0]))]} on top)"
+    if name == "red_three":
+        return f"seat {event.seat} lays {d[0]} red three{'s' if d[0] != 1 else ''}"
+    if name == "went_out":
+        return f"seat {event.seat} GOES OUT"
+    if name == "retract":
+        return "takes back a short opening"
+    if name == "stock_empty":
+        return "the stock is empty"
+    if name == "round_end":
+        return f"round ends ({str(d[0]).replace('_', ' ')})"
+    if name == "deal":
+        return f"round {d[0]} dealt by seat {event.seat}"
+    return None
+
+
+def print_replay(path: str, record: Record, outcome: ReplayResult) -> None:
+    rules = record.rules
+    source = f"seed {record.seed}" if record.seed is not None else "explicit deals"
+    print(f"{path}: {rules.name}, {rules.players} players, {rules.teams} teams "
+          f"(team = seat mod {rules.teams}), {source}")
+    if record.description:
+        print(f"  {record.description}")
+    names = {s: seat.name for s, seat in enumerate(record.seats) if seat.name}
+    current = -1
+    for step in outcome.steps:
+        if step.round != current:
+            current = step.round
+            dealer = (record.first_dealer + step.round - record.first_round) % rules.players
+            minimum = (str(rules.opening_minimum(step.round, 0))
+                       if rules.opening_by == "round" else "by team score")
+            print(f"\nround {step.round}: seat {dealer} deals; opening minimum {minimum}")
+            if step.round == record.first_round:
+                print(_first_table(record))
+        print(_step_line(step, rules, names))
+    for r, result in enumerate(outcome.results):
+        print_result(rules, result, record.rounds[r].round if r < len(record.rounds) else r + 1)
+    if outcome.results:
+        totals = ", ".join(f"team {t} {points:,}" for t, points in enumerate(outcome.totals))
+        print(f"\ntotals: {totals}{'  (game over)' if outcome.game.over else ''}")
+
+
+def _first_table(record: Record) -> str:
+    """The first deal's red threes and upcard; later deals show as events of the action that
+    ended the round before."""
+    game = record.new_game()
+    laid = [f"seat {s} lays {n} red three{'s' * (n != 1)}" for s, n in enumerate(game.red3) if n]
+    upcard = f"upcard {format_cards(game.pile[-1:])}" if game.pile else "no upcard"
+    return "  " + "; ".join([*laid, upcard])
+
+
+def _step_line(step: Step, rules: Rules, names: dict[int, str]) -> str:
+    who = f"seat {step.seat}" + (f" {names[step.seat]}" if step.seat in names else "")
+    head = f"  turn {step.turn:>3}  {who:<14} {step.action.text}"
+    notes = [text for text in (_notable(e, rules) for e in step.events) if text]
+    return head + (f"  -> {'; '.join(notes)}" if notes else "")
+
+
+def print_result(rules: Rules, result: dict[str, Any], round_no: int) -> None:
+    how = str(result["ended_by"]).replace("_", " ")
+    went_out = int(result["went_out"])
+    who = f" (seat {went_out}, team {rules.team_of(went_out)})" if went_out >= 0 else ""
+    print(f"\nround {round_no} ended: {how}{who} after {result['turns']} turns")
+    for team, row in enumerate(result["teams"]):
+        seats = ", ".join(str(s) for s in rules.seats_of(team))
+        print(f"  team {team} (seats {seats})")
+        for label, points in row["lines"]:
+            print(f"    {label:<28} {points:>8,}")
+        print(f"    {'round score':<28} {row['total']:>8,}")
+
+
+def print_verdict(path: str, outcome: ReplayResult) -> None:
+    if outcome.ok:
+        done = len(outcome.steps)
+        scored = len(outcome.results)
+        print(f"{path}: replay matches the record ({done} action{'s' * (done != 1)}, "
+              f"{scored} round{'s' * (scored != 1)} scored)")
+        return
+    if outcome.illegal is not None:
+        print(f"{path}: illegal action: {outcome.illegal.message()}")
+    for mismatch in outcome.mismatches:
+        print(f"{path}: mismatch: {mismatch.message()}")
+
+
+def as_json(path: str, outcome: ReplayResult) -> dict[str, Any]:
+    illegal = outcome.illegal
+    replayed = record_to_mapping(outcome.record)
+    return {
+        "file": path,
+        "ok": outcome.ok,
+        "rounds": [{"round": row["round"], "actions": len(row["actions"]),
+                    "result": row.get("result")} for row in replayed["rounds"]],
+        "totals": list(outcome.totals),
+        "ended": outcome.game.over,
+        "error": None if illegal is None else {
+            "round": illegal.round, "index": illegal.index, "seat": illegal.seat,
+            "action": illegal.text, "clause": illegal.clause, "reason": illegal.reason,
+            "message": illegal.message(),
+        },
+        "mismatches": [{"round": m.round, "field": m.field, "recorded": m.recorded,
+                        "replayed": m.replayed} for m in outcome.mismatches],
+    }

@@ -1,0 +1,80 @@
+"""``handfoot rules list`` and ``handfoot rules show``: the presets and every option."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from handfoot.presets import PRESET_NAMES, preset
+from handfoot.rules import CHOICES, Rules, dump_toml
+
+from .common import add_override_options, base_mapping, load_rules
+
+# Not rules but labels: a changed name is expected and not worth a mark.
+_LABELS = ("name", "source")
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("rules", help="list the presets or show a rule set")
+    commands = parser.add_subparsers(dest="rules_command", metavar="ACTION")
+    listing = commands.add_parser("list", help="list the presets")
+    listing.set_defaults(run=run_list)
+    show = commands.add_parser("show", help="print every rule of a preset or rules file")
+    show.add_argument("rules", metavar="PRESET_OR_FILE",
+                      help=f"a preset ({', '.join(PRESET_NAMES)}) or a .toml/.json rules file")
+    add_override_options(show)
+    show.add_argument("--format", choices=("text", "toml", "json"), default="text",
+                      help="text explains each value; toml and json can be read back as a "
+                      "rules file (default: text)")
+    show.set_defaults(run=run_show)
+    parser.set_defaults(run=run_list)  # plain `handfoot rules` lists the presets
+
+
+def summary(rules: Rules) -> str:
+    """One line: players, packets, decks, quota."""
+    if rules.team_size > 1:
+        seats = f"{rules.players} players in {rules.teams} teams"
+    else:
+        seats = f"{rules.players} players alone"
+    packets = "+".join(str(n) for n in rules.packets)
+    names = "/".join(rules.packet_names)
+    quota = ", ".join(f"{n} {kind}" for kind, n in rules.quota if n)
+    return f"{seats}; {packets} cards ({names}); {rules.decks} decks; to go out: {quota}"
+
+
+def run_list(args: argparse.Namespace) -> int:
+    width = max(len(name) for name in PRESET_NAMES)
+    for name in PRESET_NAMES:
+        rules = preset(name)
+        print(f"{name:<{width}}  {rules.source}")
+        print(f"{'':<{width}}  {summary(rules)}")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    rules, base = load_rules(args)
+    if args.format == "toml":
+        print(rules.to_toml(), end="")
+        return 0
+    if args.format == "json":
+        print(rules.to_json())
+        return 0
+    mapping = rules.to_mapping()
+    before = base_mapping(base, rules.players) if base else {}
+    changed = {key for key, value in mapping.items()
+               if before and key not in _LABELS and before.get(key) != value}
+    print(f"{rules.name} - {rules.source}")
+    print(summary(rules))
+    print()
+    width = max(len(key) for key in mapping)
+    for key, value in mapping.items():
+        mark = "*" if key in changed else " "
+        shown = dump_toml({key: value}).split(" = ", 1)[1].rstrip("\n")
+        print(f"{mark} {key:<{width}} = {shown}")
+        meaning = CHOICES.get(key, {}).get(str(value))
+        if meaning:
+            print(f"  {'':<{width}}   {meaning}")
+    if changed:
+        print()
+        print(f"* differs from the {base} preset ({len(changed)} of {len(mapping)} options)")
+    return 0

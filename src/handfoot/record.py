@@ -1,0 +1,598 @@
+"""Game records: what was dealt and what each seat did, as versioned JSON; and their replay.
+
+A record holds the complete rules, the deal of every round (also for seeded games, so a record
+stays valid if the shuffle ever changes), every action with the seat that took it, and each
+round's result.  A *scenario* is a record whose rounds may leave out their results: replay
+computes them.  This module works on text and mappings only; reading and writing files is the
+command line's business.  The format is described in docs/RECORD-FORMAT.md.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, ActionSyntaxError, parse_action
+from .cards import CardError, parse_cards
+from .clauses import CLAUSES, IllegalAction
+from .deal import Deal, DealError, seeded_deal
+from .engine import Event, Game
+from .rules import Rules, RulesError
+from .state import DRAW
+
+FORMAT = "handfoot-record"
+VERSION = 1
+
+_TOP_FIELDS = ("format", "version", "description", "rules", "seed", "first_dealer",
+               "first_round", "seats", "rounds", "totals", "ended")
+_ROUND_FIELDS = ("round", "deal", "actions", "result")
+_RESULT_FIELDS = ("round", "ended_by", "went_out", "turns", "teams")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read: ``field`` names where, e.g. ``rounds[0].deal.stock``."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.reason = message
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    team: int
+    name: str = ""
+
+
+@dataclass(slots=True)
+class RoundRecord:
+    """One round: its deal, the actions in order with the seat that took each, its result."""
+
+    round: int
+    deal: Deal
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+    result: dict[str, Any] | None = None  # as score_round gives it; None while unfinished
+
+
+@dataclass(slots=True)
+class Record:
+    rules: Rules
+    seats: list[Seat]
+    rounds: list[RoundRecord]
+    seed: int | None = None
+    first_dealer: int = 0  # the dealer of the first recorded round
+    first_round: int = 1  # a scenario may start later in the game (round 3 opens at 120)
+    totals: list[int] | None = None  # None: not checked on replay (a scenario)
+    ended: bool | None = None  # None: not checked on replay
+    description: str = ""
+
+    def new_game(self) -> Game:
+        """A fresh game dealt as the record's rounds were dealt."""
+        return Game.new(self.rules, seed=self.seed, deals=[r.deal for r in self.rounds],
+                        first_dealer=self.first_dealer, first_round=self.first_round)
+
+
+# ====================================================================== recording
+def _deal_for(g: Game, first_round: int, first_dealer: int, index: int) -> Deal:
+    """The deal the engine uses for the game's ``index``-th round (mirrors engine set-up)."""
+    if g.deals is not None and index < len(g.deals):
+        return g.deals[index]
+    assert g.seed is not None
+    rules = g.rules
+    return seeded_deal(rules, g.seed, first_round + index,
+                       (first_dealer + index) % rules.players)
+
+
+class Recorder:
+    """A game that writes down every action as it is applied.  Build it with :meth:`new`,
+    or wrap a game that has just been made with ``Game.new`` (before any action)."""
+
+    def __init__(self, game: Game, names: list[str] | None = None,
+                 description: str = "") -> None:
+        if game.turns > 1 or game.phase != DRAW or any(game.opened):
+            raise ValueError("a Recorder wraps a game before its first action")
+        rules = game.rules
+        if names is not None and len(names) != rules.players:
+            raise ValueError(f"names: {rules.players} seats need {rules.players} names")
+        self.game = game
+        self.description = description
+        self.seats = [Seat(rules.team_of(s), names[s] if names else "")
+                      for s in range(rules.players)]
+        # The game has dealt its first round, so its dealer and round are the first ones.
+        self.first_round = game.round_no - len(game.results)
+        self.first_dealer = (game.dealer - len(game.results)) % rules.players
+        self.rounds: list[RoundRecord] = []
+        self._sync()
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        seed: int | None = None,
+        deals: list[Deal] | None = None,
+        first_dealer: int = 0,
+        first_round: int = 1,
+        names: list[str] | None = None,
+        description: str = "",
+    ) -> Recorder:
+        game = Game.new(rules, seed=seed, deals=deals, first_dealer=first_dealer,
+                        first_round=first_round)
+        return cls(game, names, description)
+
+    def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
+        """Apply an action (or its text) for the seat to act; ``seat``, if given, must be it."""
+        g = self.game
+        if isinstance(action, str):
+            action = parse_action(action)
+        if seat is not None and seat != g.actor:
+            raise IllegalAction("3.1", _wrong_seat(g, seat), action)
+        actor = g.actor
+        events = g.apply(action)
+        self.rounds[-1].actions.append((actor, action))
+        self._sync()
+        return events
+
+    def _sync(self) -> None:
+        """Open a round record for every round begun, and file every finished round's result."""
+        g = self.game
+        begun = len(g.results) + (0 if g.over else 1)
+        while len(self.rounds) < begun:
+            i = len(self.rounds)
+            self.rounds.append(RoundRecord(self.first_round + i,
+                                           _deal_for(g, self.first_round, self.first_dealer, i)))
+        for i, result in enumerate(g.results):
+            self.rounds[i].result = result
+
+    def record(self) -> Record:
+        g = self.game
+        return Record(
+            rules=g.rules,
+            seats=list(self.seats),
+            rounds=[RoundRecord(r.round, r.deal, list(r.actions), r.result) for r in self.rounds],
+            seed=g.seed,
+            first_dealer=self.first_dealer,
+            first_round=self.first_round,
+            totals=list(g.totals),
+            ended=g.over,
+            description=self.description,
+        )
+
+
+def _wrong_seat(g: Game, seat: int) -> str:
+    if g.actor != g.seat:
+        return f"seat {g.actor} is to answer \"may I go out?\", not seat {seat}"
+    return f"it is seat {g.actor}'s turn, not seat {seat}'s"
+
+
+# ====================================================================== writing
+def record_to_mapping(record: Record) -> dict[str, Any]:
+    """The record as plain JSON data, fields in the canonical order."""
+    out: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    if record.description:
+        out["description"] = record.description
+    rules = record.rules.to_mapping()
+    out["rules"] = {key: rules[key] for key in sorted(rules)}
+    out["seed"] = record.seed
+    out["first_dealer"] = record.first_dealer
+    out["first_round"] = record.first_round
+    out["seats"] = [({"name": s.name} if s.name else {}) | {"team": s.team}
+                    for s in record.seats]
+    rounds = []
+    for r in record.rounds:
+        row: dict[str, Any] = {"round": r.round, "deal": r.deal.to_mapping(),
+                               "actions": [[seat, a.text] for seat, a in r.actions]}
+        if r.result is not None:
+            row["result"] = r.result
+        rounds.append(row)
+    out["rounds"] = rounds
+    if record.totals is not None:
+        out["totals"] = list(record.totals)
+    if record.ended is not None:
+        out["ended"] = record.ended
+    return out
+
+
+def record_to_json(record: Record) -> str:
+    """Canonical text: the same record always gives the same bytes, one action per line."""
+    return mapping_to_json(record_to_mapping(record))
+
+
+def _j(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def mapping_to_json(data: dict[str, Any]) -> str:
+    """Write a record mapping in the canonical layout (indent 1, small values on one line)."""
+    lines = ["{"]
+    items = list(data.items())
+    for i, (key, value) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        if key == "rules":
+            lines.append(' "rules": {')
+            rules = list(value.items())
+            lines += [f"  {_j(k)}: {_j(v)}{',' if j < len(rules) - 1 else ''}"
+                      for j, (k, v) in enumerate(rules)]
+            lines.append(f" }}{comma}")
+        elif key == "seats":
+            lines.append(' "seats": [')
+            lines += [f"  {_j(s)}{',' if j < len(value) - 1 else ''}"
+                      for j, s in enumerate(value)]
+            lines.append(f" ]{comma}")
+        elif key == "rounds":
+            lines.append(' "rounds": [')
+            for j, row in enumerate(value):
+                lines += _round_lines(row, j < len(value) - 1)
+            lines.append(f" ]{comma}")
+        else:
+            lines.append(f" {_j(key)}: {_j(value)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _list_block(indent: str, key: str, items: list[str], last: bool) -> list[str]:
+    if not items:
+        return [f"{indent}{_j(key)}: []{'' if last else ','}"]
+    out = [f"{indent}{_j(key)}: ["]
+    out += [f"{indent} {text}{',' if j < len(items) - 1 else ''}" for j, text in enumerate(items)]
+    out.append(f"{indent}]{'' if last else ','}")
+    return out
+
+
+def _round_lines(row: dict[str, Any], more: bool) -> list[str]:
+    out = ["  {", f"   \"round\": {_j(row['round'])},", '   "deal": {']
+    deal = row["deal"]
+    out += _list_block("    ", "packets", [_j(p) for p in deal["packets"]], False)
+    out.append(f"    \"stock\": {_j(deal['stock'])}{',' if 'pile' in deal else ''}")
+    if "pile" in deal:
+        out.append(f"    \"pile\": {_j(deal['pile'])}")
+    out.append("   },")
+    result = row.get("result")
+    out += _list_block("   ", "actions", [_j(a) for a in row["actions"]], result is None)
+    if result is not None:
+        out.append('   "result": {')
+        for key in _RESULT_FIELDS[:-1]:
+            out.append(f"    {_j(key)}: {_j(result[key])},")
+        out.append('    "teams": [')
+        teams = result["teams"]
+        for t, team in enumerate(teams):
+            out.append("     {")
+            out.append(f"      \"total\": {_j(team['total'])},")
+            out += _list_block("      ", "lines", [_j(line) for line in team["lines"]], True)
+            out.append(f"     }}{',' if t < len(teams) - 1 else ''}")
+        out.append("    ]")
+        out.append("   }")
+    out.append(f"  }}{',' if more else ''}")
+    return out
+
+
+# ====================================================================== reading
+def load_record(text: str) -> Record:
+    """Read a record or scenario from JSON text, checking every field."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RecordError("(file)", f"not valid JSON: {err}") from None
+    return record_from_mapping(data)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _need_int(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
+    if not _is_int(value):
+        raise RecordError(where, f"expected a whole number, got {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        span = f"{low} to {high}" if high is not None else f"at least {low}"
+        raise RecordError(where, f"must be {span}, got {value}")
+    return int(value)
+
+
+def _need_list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise RecordError(where, f"expected a list, got {type(value).__name__}")
+    return value
+
+
+def _need_object(value: Any, where: str, known: tuple[str, ...],
+                 required: tuple[str, ...]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise RecordError(where, f"expected an object, got {type(value).__name__}")
+    for key in value:
+        if key not in known:
+            raise RecordError(_join(where, str(key)), "unknown field")
+    for key in required:
+        if key not in value:
+            raise RecordError(_join(where, key), "missing field")
+    return value
+
+
+def _join(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def record_from_mapping(data: Any) -> Record:
+    """Build a record from parsed JSON, naming the first bad field in a ``RecordError``."""
+    _need_object(data, "", _TOP_FIELDS, ("format", "version"))
+    if data["format"] != FORMAT:
+        raise RecordError("format", f"expected {FORMAT!r}, got {data['format']!r}")
+    version = data["version"]
+    if not _is_int(version):
+        raise RecordError("version", f"expected a whole number, got {version!r}")
+    if version != VERSION:
+        newer = " (written by a newer handfoot)" if version > VERSION else ""
+        raise RecordError("version", f"unknown version {version}{newer}; this handfoot reads "
+                          f"version {VERSION}")
+    _need_object(data, "", _TOP_FIELDS, ("rules", "seats", "rounds"))
+    rules = _read_rules(data["rules"])
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise RecordError("description", "expected text")
+    seed = data.get("seed")
+    if seed is not None and not _is_int(seed):
+        raise RecordError("seed", f"expected a whole number or null, got {seed!r}")
+    first_dealer = _need_int(data.get("first_dealer", 0), "first_dealer", 0, rules.players - 1)
+    first_round = _need_int(data.get("first_round", 1), "first_round", 1, rules.rounds)
+    seats = _read_seats(data["seats"], rules)
+    rows = _need_list(data["rounds"], "rounds")
+    if not rows:
+        raise RecordError("rounds", "a record needs at least one round")
+    if len(rows) > rules.rounds - first_round + 1:
+        raise RecordError("rounds", f"{len(rows)} rounds, but a game starting at round "
+                          f"{first_round} has {rules.rounds - first_round + 1}")
+    rounds = [_read_round(row, f"rounds[{i}]", first_round + i, rules)
+              for i, row in enumerate(rows)]
+    totals: list[int] | None = None
+    if "totals" in data:
+        raw = _need_list(data["totals"], "totals")
+        if len(raw) != rules.teams:
+            raise RecordError("totals", f"expected {rules.teams} team totals, got {len(raw)}")
+        totals = [_need_int(v, f"totals[{i}]") for i, v in enumerate(raw)]
+    ended = data.get("ended")
+    if ended is not None and not isinstance(ended, bool):
+        raise RecordError("ended", f"expected true or false, got {ended!r}")
+    return Record(rules, seats, rounds, seed, first_dealer, first_round, totals, ended,
+                  description)
+
+
+def _read_rules(value: Any) -> Rules:
+    if not isinstance(value, dict):
+        raise RecordError("rules", "expected the complete rules as an object")
+    try:
+        return Rules.from_mapping(value)
+    except RulesError as err:
+        prefix = f"rules: {err.key}: "
+        text = str(err)
+        raise RecordError(f"rules.{err.key}", text.removeprefix(prefix)) from None
+
+
+def _read_seats(value: Any, rules: Rules) -> list[Seat]:
+    raw = _need_list(value, "seats")
+    if len(raw) != rules.players:
+        raise RecordError("seats", f"the rules seat {rules.players} players, the record lists "
+                          f"{len(raw)}")
+    seats = []
+    for s, item in enumerate(raw):
+        where = f"seats[{s}]"
+        _need_object(item, where, ("name", "team"), ("team",))
+        name = item.get("name", "")
+        if not isinstance(name, str):
+            raise RecordError(f"{where}.name", "expected text")
+        team = _need_int(item["team"], f"{where}.team")
+        if team != rules.team_of(s):
+            raise RecordError(f"{where}.team", f"seat {s} plays in team {rules.team_of(s)} "
+                              f"(team = seat mod {rules.teams}), not {team}")
+        seats.append(Seat(team, name))
+    return seats
+
+
+def _read_round(row: Any, where: str, number: int, rules: Rules) -> RoundRecord:
+    _need_object(row, where, _ROUND_FIELDS, ("round", "deal", "actions"))
+    got = _need_int(row["round"], f"{where}.round")
+    if got != number:
+        raise RecordError(f"{where}.round", f"expected round {number} (rounds follow "
+                          f"first_round in order), got {got}")
+    deal = _read_deal(row["deal"], f"{where}.deal", rules)
+    actions = []
+    for i, item in enumerate(_need_list(row["actions"], f"{where}.actions")):
+        at = f"{where}.actions[{i}]"
+        if not isinstance(item, list) or len(item) != 2:
+            raise RecordError(at, "expected [seat, \"action text\"]")
+        seat = _need_int(item[0], f"{at}[0]", 0, rules.players - 1)
+        if not isinstance(item[1], str):
+            raise RecordError(f"{at}[1]", "expected the action as text")
+        try:
+            action = parse_action(item[1])
+        except ActionSyntaxError as err:
+            raise RecordError(f"{at}[1]", str(err)) from None
+        actions.append((seat, action))
+    result = None
+    if "result" in row:
+        result = _read_result(row["result"], f"{where}.result", number, rules)
+    return RoundRecord(number, deal, actions, result)
+
+
+def _read_deal(value: Any, where: str, rules: Rules) -> Deal:
+    _need_object(value, where, ("packets", "stock", "pile"), ("packets", "stock"))
+    # Card tokens are checked here first so the error can name the exact packet.
+    seats = _need_list(value["packets"], f"{where}.packets")
+    texts = [(f"{where}.packets[{s}][{p}]", packet)
+             for s, seat in enumerate(seats) if isinstance(seat, list)
+             for p, packet in enumerate(seat)]
+    texts += [(f"{where}.{key}", value[key]) for key in ("stock", "pile") if key in value]
+    for at, text in texts:
+        if not isinstance(text, str):
+            raise RecordError(at, "expected cards as text, such as \"K K 2 R3\"")
+        try:
+            parse_cards(text)
+        except CardError as err:
+            raise RecordError(at, str(err)) from None
+    try:
+        return Deal.from_mapping(value, rules)
+    except DealError as err:
+        raise RecordError(where, str(err)) from None
+
+
+def _read_result(raw: Any, where: str, number: int, rules: Rules) -> dict[str, Any]:
+    value = _need_object(raw, where, _RESULT_FIELDS, _RESULT_FIELDS)
+    if value["round"] != number:
+        raise RecordError(f"{where}.round", f"expected {number}, got {value['round']!r}")
+    if not isinstance(value["ended_by"], str):
+        raise RecordError(f"{where}.ended_by", "expected text")
+    _need_int(value["went_out"], f"{where}.went_out", -1, rules.players - 1)
+    _need_int(value["turns"], f"{where}.turns", 0)
+    teams = _need_list(value["teams"], f"{where}.teams")
+    if len(teams) != rules.teams:
+        raise RecordError(f"{where}.teams", f"expected {rules.teams} teams, got {len(teams)}")
+    for t, team in enumerate(teams):
+        at = f"{where}.teams[{t}]"
+        _need_object(team, at, ("lines", "total"), ("lines", "total"))
+        _need_int(team["total"], f"{at}.total")
+        for i, line in enumerate(_need_list(team["lines"], f"{at}.lines")):
+            if (not isinstance(line, list) or len(line) != 2 or not isinstance(line[0], str)
+                    or not _is_int(line[1])):
+                raise RecordError(f"{at}.lines[{i}]", "expected [\"label\", points]")
+    return value
+
+
+# ====================================================================== replay
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One replayed action: where it stands in the record and what it caused."""
+
+    round: int
+    index: int  # position in the round's "actions" list, from 0
+    turn: int
+    seat: int
+    action: Action
+    events: list[Event]
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalStep:
+    """The first action of a record the rules refuse."""
+
+    round: int
+    index: int
+    seat: int
+    text: str
+    clause: str
+    reason: str
+
+    def message(self) -> str:
+        title = CLAUSES.get(self.clause, "")
+        rule = f"rule {self.clause}" + (f" ({title})" if title else "")
+        return (f"round {self.round}, actions[{self.index}]: seat {self.seat} "
+                f"\"{self.text}\" is illegal: {self.reason} [{rule}]")
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """A recorded figure the replay does not reproduce.  ``round`` is None for the game's
+    totals and end."""
+
+    round: int | None
+    field: str
+    recorded: Any
+    replayed: Any
+
+    def message(self) -> str:
+        where = f"round {self.round}: " if self.round is not None else ""
+        return (f"{where}{self.field}: the record says {_j(self.recorded)}, the replay gives "
+                f"{_j(self.replayed)}")
+
+
+@dataclass(slots=True)
+class ReplayResult:
+    game: Game
+    record: Record  # the record as replayed (saving it reproduces a complete record's bytes)
+    steps: list[Step]
+    illegal: IllegalStep | None = None
+    mismatches: list[Mismatch] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.illegal is None and not self.mismatches
+
+    @property
+    def results(self) -> list[dict[str, Any]]:
+        return self.game.results
+
+    @property
+    def totals(self) -> list[int]:
+        return self.game.totals
+
+
+def replay(record: Record) -> ReplayResult:
+    """Play the record's actions on its deals, checking each actor, each round's result and
+    the totals.  Stops at the first illegal action."""
+    game = record.new_game()
+    recorder = Recorder(game, [s.name for s in record.seats], record.description)
+    out = ReplayResult(game, recorder.record(), [])
+    for r, rnd in enumerate(record.rounds):
+        for i, (seat, action) in enumerate(rnd.actions):
+            refusal = _step_refusal(game, r, seat, action)
+            if refusal is not None:
+                out.illegal = IllegalStep(rnd.round, i, seat, action.text, *refusal)
+                out.record = recorder.record()
+                return out
+            turn = game.turns
+            events = recorder.apply(action)
+            out.steps.append(Step(rnd.round, i, turn, seat, action, events))
+        if not _check_round(game, record, r, out.mismatches):
+            break  # the round did not end: later rounds' actions would land in it
+    out.record = recorder.record()
+    if record.totals is not None and record.totals != game.totals:
+        out.mismatches.append(Mismatch(None, "totals", record.totals, game.totals))
+    if record.ended is not None and record.ended != game.over:
+        out.mismatches.append(Mismatch(None, "ended", record.ended, game.over))
+    return out
+
+
+def _step_refusal(game: Game, r: int, seat: int, action: Action) -> tuple[str, str] | None:
+    if game.over:
+        return ("10.8", "the game is over")
+    if len(game.results) > r:
+        return ("3.1", "this round has already ended")
+    if seat != game.actor:
+        return ("3.1", _wrong_seat(game, seat))
+    return game.refusal(action)
+
+
+def _check_round(game: Game, record: Record, r: int, mismatches: list[Mismatch]) -> bool:
+    """Compare round ``r``'s result; False when the round should have ended and did not."""
+    rnd = record.rounds[r]
+    finished = len(game.results) > r
+    if not finished:
+        if rnd.result is not None or r < len(record.rounds) - 1:
+            mismatches.append(Mismatch(rnd.round, "ended", True, False))
+            return False
+        return True
+    if rnd.result is not None:
+        _compare(rnd.round, "result", rnd.result, game.results[r], mismatches)
+    return True
+
+
+def _compare(round_no: int, where: str, recorded: Any, replayed: Any,
+             mismatches: list[Mismatch]) -> None:
+    """Record the differences between two JSON values, down to the first differing leaf."""
+    if isinstance(recorded, dict) and isinstance(replayed, dict):
+        for key in list(recorded) + [k for k in replayed if k not in recorded]:
+            _compare(round_no, f"{where}.{key}", recorded.get(key), replayed.get(key),
+                     mismatches)
+        return
+    if (isinstance(recorded, list | tuple) and isinstance(replayed, list | tuple)
+            and len(recorded) == len(replayed)
+            and not all(isinstance(x, str | int) for x in (*recorded, *replayed))):
+        for i, (a, b) in enumerate(zip(recorded, replayed, strict=True)):
+            _compare(round_no, f"{where}[{i}]", a, b, mismatches)
+        return
+    if _plain(recorded) != _plain(replayed):
+        mismatches.append(Mismatch(round_no, where, recorded, replayed))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
