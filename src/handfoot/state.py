@@ -7,7 +7,7 @@ clone thousands of times a second and ``copy.deepcopy`` is about thirty times sl
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import NUM_SLOTS
 from .deal import Deal
@@ -92,7 +92,7 @@ class State:
     round_no: int
     dealer: int
     totals: list[int]  # game score per team
-    results: list[dict[str, object]]  # one per finished round
+    results: list[dict[str, Any]]  # one per finished round (scoring.score_round)
     stock: list[int]  # top card last
     pile: list[int]  # top card last
     hands: list[list[int]]  # counts per kind of the packet each seat is playing

@@ -250,7 +250,7 @@ def print_score(game: Game) -> None:
     who = f" (seat {went_out}, team {rules.team_of(went_out)})" if went_out >= 0 else ""
     print()
     print(f"round 1 ended: {how}{who} after {result['turns']} turns")
-    teams: list[dict[str, Any]] = result["teams"]  # type: ignore[assignment]
+    teams: list[dict[str, Any]] = result["teams"]
     for team, row in enumerate(teams):
         seats = ", ".join(str(s) for s in rules.seats_of(team))
         print(f"team {team} (seats {seats})")
