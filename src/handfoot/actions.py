@@ -169,8 +169,9 @@ def _part_text(slot: int, naturals: int, twos: int, jokers: int) -> str:
     if slot != WILD_SLOT:
         cards += [KIND_TOKENS[slot]] * naturals
     cards += ["2"] * twos + ["JK"] * jokers
-    implied = slot == WILD_SLOT if naturals == 0 else True
-    prefix = "" if implied else f"{slot_token(slot)}: "
+    # Name the meld whenever the cards alone do not: wild cards only, for the wild meld or for
+    # a rank's meld.
+    prefix = "" if naturals else f"{slot_token(slot)}: "
     return prefix + " ".join(cards)
 
 
