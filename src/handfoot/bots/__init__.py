@@ -1,0 +1,52 @@
+"""Players that choose actions from a seat's view and the engine's legal actions.
+
+A bot sees only ``handfoot.views.SeatView`` and the list the engine gives it; it never judges
+legality itself.  ``make_bot(name, seed)`` builds one by name; each bot owns its random
+generator, so a game with the same seeds plays the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .base import Bot
+from .basic import BasicBot
+from .heuristic import HeuristicBot
+from .random_bot import RandomBot
+from .search import SearchBot
+
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "basic": BasicBot,
+    "heuristic": HeuristicBot,
+    "search": SearchBot,
+}
+
+
+class BotError(ValueError):
+    """An unknown bot name or a bad bot option."""
+
+
+def make_bot(spec: str, seed: int = 0, **options: Any) -> Bot:
+    """A bot from a name such as ``heuristic`` or ``search:ms=50`` (options after a colon)."""
+    name, _, rest = spec.partition(":")
+    if name not in BOTS:
+        raise BotError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")
+    opts = dict(options)
+    for item in filter(None, rest.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise BotError(f"bot option {item!r}: write key=value")
+        try:
+            opts[key] = float(value) if "." in value else int(value)
+        except ValueError:
+            raise BotError(f"bot option {key!r}: {value!r} is not a number") from None
+    try:
+        return BOTS[name](seed=seed, **opts)
+    except TypeError as err:
+        raise BotError(f"bot {name!r}: {err}") from None
+
+
+__all__ = ["BOTS", "BasicBot", "Bot", "BotError", "HeuristicBot", "RandomBot", "SearchBot",
+           "make_bot"]

@@ -1,0 +1,143 @@
+"""A position evaluation for search: the expected final round score difference of a team.
+
+Scoring the table "as if the round ended now" misjudges a round still in play: cards in hand
+are material for melds early on and a debt only late, a meld of six is worth most of a canasta,
+and a pair of 7s in the knee game is worth far more than its points.  ``value`` is a linear
+function of features of both teams (``features``), with weights fitted by least squares to the
+final round score difference of ``heuristic`` self-play positions (hand-and-foot and
+hand-knee-foot, both teams' views; the fit is redone by the script in docs/BOTS.md).  A finished
+round is worth its real score.
+
+The features read a whole ``Game`` (a sampled world inside search), never a view, so they may
+use cards the seat cannot see only when search dealt them itself.
+"""
+
+from __future__ import annotations
+
+from ..cards import JOKER, NATURAL_RANKS, NUM_KINDS, NUM_SLOTS, TWO, WILD_SLOT
+from ..engine import Game
+from ..rules import Rules
+from ..tables import Tables
+
+FEATURES = (
+    "table",  # melded card points, finished canasta bonuses, red three bonuses
+    "held",  # points held in hands and unopened packets (threes at their penalty), negated
+    "held_late",  # the same times how far the stock has run down
+    "missing",  # canastas the quota still lacks
+    "missing_late",
+    "near",  # bonus of the canasta each open meld would become, times (size / canasta)^2
+    "pairs",  # ranks held two or more times in a hand, weighted by their canasta bonus / 500
+    "wilds",  # wild cards in hands
+    "hand_cards",  # cards in the packets being played
+    "packet_cards",  # cards in unopened packets
+    "in_foot",  # seats playing their foot
+    "ready",  # quota met and a seat in its foot: going out is near
+)
+
+# Fitted weights (see the module docstring); the order of FEATURES.
+WEIGHTS = (1.0, 1.0, 0.0, -300.0, 0.0, 0.5, 50.0, 0.0, 0.0, 0.0, 0.0, 100.0)
+
+
+def _missing(t: Tables, rules: Rules, kinds: list[str]) -> int:
+    """How many canastas the quota still lacks (the most specific need filled first)."""
+    have: dict[str, int] = {}
+    for k in kinds:
+        have[k] = have.get(k, 0) + 1
+    quota = dict(t.quota)
+    out = 0
+    spare_clean = 0
+    for kind, want in quota.items():
+        if kind not in ("clean", "dirty", "wild"):
+            got = have.get(kind, 0)
+            out += max(0, want - got)
+    for kind, got in have.items():
+        if kind not in ("clean", "dirty", "wild"):
+            spare_clean += max(0, got - quota.get(kind, 0))
+    clean = have.get("clean", 0) + (spare_clean if rules.special_fills_clean else 0)
+    out += max(0, quota.get("clean", 0) - clean)
+    dirty = have.get("dirty", 0)
+    if rules.clean_fills_dirty:
+        dirty += max(0, clean - quota.get("clean", 0))
+    out += max(0, quota.get("dirty", 0) - dirty)
+    out += max(0, quota.get("wild", 0) - have.get("wild", 0))
+    return out
+
+
+def progress(g: Game) -> float:
+    """How far the stock has run down this round: 0 at the deal, 1 when it is empty."""
+    rules = g.rules
+    start = rules.shoe_size - rules.players * sum(rules.packets)
+    return 1.0 - len(g.stock) / max(1, start)
+
+
+def features(g: Game, team: int) -> list[float]:
+    rules = g.rules
+    t = g.t
+    values = t.values
+    bonus = dict(rules.canasta_bonus)
+    size = t.canasta
+    late = progress(g)
+    nat, two, jok = g.nat[team], g.two[team], g.jok[team]
+    kinds = [t.canasta_kind(s, tw + j) for s, _n, tw, j in g.closed[team]]
+    melded = 0
+    near = 0.0
+    for s, n, tw, j in g.closed[team]:
+        melded += (n * values[s] if s != WILD_SLOT else 0) + tw * values[TWO] + j * values[JOKER]
+    for s in range(NUM_SLOTS):
+        n, tw, j = nat[s], two[s], jok[s]
+        if not n + tw + j:
+            continue
+        melded += (n * values[s] if s != WILD_SLOT else 0) + tw * values[TWO] + j * values[JOKER]
+        kind = t.canasta_kind(s, tw + j)
+        if n + tw + j >= size:
+            kinds.append(kind)
+        else:
+            near += bonus.get(kind, 0) * ((n + tw + j) / size) ** 2
+    seats = rules.seats_of(team)
+    laid = sum(g.red3[s] for s in seats)
+    table = melded + sum(bonus.get(k, 0) for k in kinds)
+    if laid and (kinds or not rules.red_three_bonus_needs_canasta):
+        table += laid * rules.red_three_bonus
+        if rules.red_three_set_size and laid >= rules.red_three_set_size:
+            table += rules.red_three_set_bonus
+    held = 0
+    pairs = 0.0
+    wilds = 0
+    hand_cards = 0
+    packet_cards = 0
+    in_foot = 0
+    rank_bonus = [bonus.get(t.rank_kind[r] or "clean", 0) / 500 for r in NATURAL_RANKS]
+    threes = (rules.red_three_penalty, rules.black_three_penalty)
+    for s in seats:
+        hand = g.hands[s]
+        hand_cards += g.hand_n[s]
+        wilds += hand[TWO] + hand[JOKER]
+        for r in NATURAL_RANKS:
+            if hand[r] >= 2:
+                pairs += rank_bonus[r]
+        if g.packet_no[s] == t.last_packet:
+            in_foot += 1
+        for counts in (hand, *g.packets[s]):
+            held += sum(counts[k] * values[k] for k in range(NUM_KINDS))
+            held += counts[13] * threes[0] + counts[14] * threes[1]
+        packet_cards += sum(sum(p) for p in g.packets[s])
+    missing = _missing(t, rules, kinds)
+    ready = 1.0 if not missing and in_foot else 0.0
+    return [float(table), -float(held), -held * late, float(missing), missing * late, near,
+            pairs, float(wilds), float(hand_cards), float(packet_cards), float(in_foot), ready]
+
+
+def value(g: Game, team: int, round_no: int, weights: tuple[float, ...] = WEIGHTS) -> float:
+    """The team's expected round score minus the best other team's, for round ``round_no``."""
+    if len(g.results) >= round_no:
+        totals = [float(row["total"]) for row in g.results[round_no - 1]["teams"]]
+        return totals[team] - max(x for tm, x in enumerate(totals) if tm != team)
+    mine = features(g, team)
+    best = None
+    for other in range(g.rules.teams):
+        if other == team:
+            continue
+        theirs = features(g, other)
+        diff = sum(w * (a - b) for w, a, b in zip(weights, mine, theirs, strict=True))
+        best = diff if best is None else min(best, diff)
+    return best if best is not None else 0.0

@@ -1,0 +1,99 @@
+"""Facts a bot reads off its view: canastas, the quota, what a card is worth keeping."""
+
+from __future__ import annotations
+
+from ..cards import BLACK_THREE, JOKER, NUM_KINDS, NUM_SLOTS, RED_THREE, TWO, WILD_SLOT
+from ..tables import Tables, tables_for
+from ..views import SeatView
+
+
+def tables(v: SeatView) -> Tables:
+    return tables_for(v.rules)
+
+
+def canasta_kinds(v: SeatView, team: int) -> list[str]:
+    t = tables(v)
+    info = v.teams[team]
+    kinds = [c[4] for c in info.closed]
+    for slot, (n, tw, j) in enumerate(info.melds):
+        if n + tw + j >= t.canasta:
+            kinds.append(t.canasta_kind(slot, tw + j))
+    return kinds
+
+
+def quota_met(v: SeatView, team: int) -> bool:
+    return tables(v).quota_met(canasta_kinds(v, team))
+
+
+def missing(v: SeatView, team: int) -> dict[str, int]:
+    """Canastas of each kind the team still lacks, filling the most specific need first."""
+    t = tables(v)
+    have: dict[str, int] = {}
+    for k in canasta_kinds(v, team):
+        have[k] = have.get(k, 0) + 1
+    out: dict[str, int] = {}
+    spare_clean = 0
+    for kind, want in v.rules.quota:
+        if kind in ("clean", "dirty", "wild"):
+            continue
+        got = have.get(kind, 0)
+        if got < want:
+            out[kind] = want - got
+    for kind, got in have.items():
+        if kind not in ("clean", "dirty", "wild"):
+            spare_clean += max(0, got - dict(v.rules.quota).get(kind, 0))
+    quota = dict(t.quota)
+    clean = have.get("clean", 0) + (spare_clean if v.rules.special_fills_clean else 0)
+    if clean < quota.get("clean", 0):
+        out["clean"] = quota["clean"] - clean
+    dirty = have.get("dirty", 0)
+    if v.rules.clean_fills_dirty:
+        dirty += max(0, clean - quota.get("clean", 0))
+    if dirty < quota.get("dirty", 0):
+        out["dirty"] = quota["dirty"] - dirty
+    if have.get("wild", 0) < quota.get("wild", 0):
+        out["wild"] = quota["wild"] - have.get("wild", 0)
+    return out
+
+
+def hand_points(v: SeatView) -> int:
+    values = tables(v).values
+    rules = v.rules
+    pts = sum(v.hand[k] * values[k] for k in range(NUM_KINDS))
+    return pts + v.hand[RED_THREE] * rules.red_three_penalty \
+        + v.hand[BLACK_THREE] * rules.black_three_penalty
+
+
+def in_foot(v: SeatView) -> bool:
+    return v.packet_no == len(v.rules.packets) - 1
+
+
+def wilds(v: SeatView) -> int:
+    return v.hand[TWO] + v.hand[JOKER]
+
+
+def open_size(v: SeatView, team: int, slot: int) -> int:
+    n, tw, j = v.teams[team].melds[slot]
+    return n + tw + j
+
+
+def opponents(v: SeatView) -> list[int]:
+    teams = v.rules.teams
+    return [s for s in range(v.rules.players) if s % teams != v.team]
+
+
+def next_opponent(v: SeatView) -> int:
+    players = v.rules.players
+    for i in range(1, players):
+        s = (v.seat + i) % players
+        if s % v.rules.teams != v.team:
+            return s
+    return (v.seat + 1) % players
+
+
+def slot_range() -> range:
+    return range(NUM_SLOTS)
+
+
+def is_wild_slot(slot: int) -> bool:
+    return slot == WILD_SLOT

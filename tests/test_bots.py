@@ -1,0 +1,100 @@
+"""Bots: they play only from their view and the engine's legal actions, deterministically, under
+every preset and player count, and the ladder holds on a small sample."""
+
+from __future__ import annotations
+
+import pytest
+
+from handfoot.actions import Action
+from handfoot.bots import BOTS, BotError, make_bot
+from handfoot.bots.base import play
+from handfoot.engine import Game
+from handfoot.presets import PRESET_NAMES, preset
+from handfoot.views import SeatView, view
+
+
+class Checked:
+    """Wraps a bot and checks every answer is one of the engine's legal actions."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        self.bot = make_bot(name, seed)
+        self.name = name
+        self.calls = 0
+
+    def choose(self, v: SeatView, legal: list[Action]) -> Action:
+        action = self.bot.choose(v, legal)
+        assert action in legal
+        self.calls += 1
+        return action
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("bot", ["basic", "heuristic"])
+def test_bots_play_a_round_under_every_preset_and_player_count(
+    name: str, players: int, bot: str
+) -> None:
+    rules = preset(name, players).replace(rounds=1)
+    bots = [Checked(bot, seed) for seed in range(players)]
+    g = play(Game.new(rules, seed=players), bots)
+    assert g.over
+    assert g.results[0]["ended_by"] in ("went_out", "stock_out", "turn_cap")
+
+
+def test_search_bot_plays_legally_with_a_small_budget() -> None:
+    rules = preset("hand-and-foot").replace(rounds=1)
+    bots = [Checked("search:worlds=1,width=2", 0)] + [Checked("heuristic", s) for s in (1, 2, 3)]
+    g = play(Game.new(rules, seed=5), bots)
+    assert g.over and bots[0].calls > 0
+
+
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_bots_are_deterministic_for_a_seed(bot: str) -> None:
+    spec = "search:worlds=1,width=2" if bot == "search" else bot
+    rules = preset("hand-and-foot").replace(rounds=1)
+
+    def run() -> list[int]:
+        g = play(Game.new(rules, seed=11), [make_bot(spec, seed=s) for s in range(4)])
+        return list(g.totals)
+
+    assert run() == run()
+
+
+def test_the_bot_receives_only_its_own_view() -> None:
+    seen: list[int] = []
+
+    class Spy:
+        name = "spy"
+
+        def choose(self, v: SeatView, legal: list[Action]) -> Action:
+            seen.append(v.seat)
+            assert v.seat == v.actor
+            return legal[0]
+
+    g = Game.new(preset("hand-and-foot").replace(rounds=1), seed=2)
+    for _ in range(40):
+        actor = g.actor
+        g.apply(Spy().choose(view(g, actor), g.legal_actions()))
+    assert seen
+
+
+def test_heuristic_beats_random_and_basic_on_duplicate_rounds() -> None:
+    """A small sample of the ladder (docs/BOTS.md has the full measurement)."""
+    rules = preset("hand-and-foot").replace(rounds=1)
+    score = {"random": 0, "basic": 0}
+    for other in score:
+        for deal in range(6):
+            for swap in (0, 1):
+                names = ["heuristic", other] if not swap else [other, "heuristic"]
+                bots = [make_bot(names[s % 2], seed=10 * deal + s) for s in range(4)]
+                g = play(Game.new(rules, seed=100 + deal), bots)
+                mine = swap  # heuristic sits in team 0 first, then team 1
+                score[other] += g.totals[mine] - g.totals[1 - mine]
+    assert score["random"] > 0
+    assert score["basic"] > 0
+
+
+@pytest.mark.parametrize("spec", ["nobody", "search:worlds", "search:worlds=x", "basic:depth=2"])
+def test_bad_bot_specs_are_refused(spec: str) -> None:
+    with pytest.raises(BotError):
+        make_bot(spec)
