@@ -15,6 +15,7 @@ from .cards import (
     KIND_TOKENS,
     NATURAL_RANKS,
     NUM_KINDS,
+    NUM_SLOTS,
     TWO,
     WILD_SLOT,
     CardError,
@@ -261,18 +262,29 @@ def parse_action(text: str) -> Action:
     )
 
 
+# The canonical instances of the atomic actions, shared so the engine allocates none per step.
+START_MAKEUPS = ((3, 0, 0), (2, 1, 0), (2, 0, 1), (1, 2, 0), (1, 1, 1), (1, 0, 2))
+WILD_MAKEUPS = ((0, 3, 0), (0, 2, 1), (0, 1, 2), (0, 0, 3))
+DRAW_CARDS, STOP, KNOCK, RETRACT, ASK = Draw(), Stop(), Knock(), Retract(), Ask()
+TAKES = (TakePile(), TakePile(TWO), TakePile(JOKER))
+ANSWERS = (Answer(True), Answer(False))
+STARTS = {
+    (slot, makeup): Start(slot, *makeup)
+    for slot in range(NUM_SLOTS) for makeup in START_MAKEUPS + WILD_MAKEUPS
+}
+ADDS = {(slot, k): Add(slot, k) for slot in range(NUM_SLOTS) for k in (*NATURAL_RANKS, TWO, JOKER)}
+DISCARDS = tuple(Discard(k) for k in range(NUM_KINDS))
+
+
 def _build_atomic() -> tuple[Action, ...]:
-    out: list[Action] = [Draw(), Stop(), TakePile(), TakePile(TWO), TakePile(JOKER)]
+    out: list[Action] = [DRAW_CARDS, STOP, *TAKES]
+    out += [STARTS[(slot, m)] for slot in NATURAL_RANKS for m in START_MAKEUPS]
+    out += [STARTS[(WILD_SLOT, m)] for m in WILD_MAKEUPS]
     for slot in NATURAL_RANKS:
-        for comp in ((3, 0, 0), (2, 1, 0), (2, 0, 1), (1, 2, 0), (1, 1, 1), (1, 0, 2)):
-            out.append(Start(slot, *comp))
-    for comp in ((0, 3, 0), (0, 2, 1), (0, 1, 2), (0, 0, 3)):
-        out.append(Start(WILD_SLOT, *comp))
-    for slot in NATURAL_RANKS:
-        out += [Add(slot, slot), Add(slot, TWO), Add(slot, JOKER)]
-    out += [Add(WILD_SLOT, TWO), Add(WILD_SLOT, JOKER)]
-    out += [Discard(k) for k in range(NUM_KINDS)]
-    out += [Knock(), Retract(), Ask(), Answer(True), Answer(False)]
+        out += [ADDS[(slot, slot)], ADDS[(slot, TWO)], ADDS[(slot, JOKER)]]
+    out += [ADDS[(WILD_SLOT, TWO)], ADDS[(WILD_SLOT, JOKER)]]
+    out += list(DISCARDS)
+    out += [KNOCK, RETRACT, ASK, *ANSWERS]
     return tuple(out)
 
 
