@@ -11,8 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from handfoot.cards import KIND_TOKENS, WILD_SLOT, format_cards, slot_token
+from handfoot.cards import format_cards
 from handfoot.engine import Event
+from handfoot.narrate import describe
 from handfoot.record import (
     Record,
     RecordError,
@@ -70,37 +71,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- words
-def _notable(event: Event, rules: Rules) -> str | None:
-    """Words for the events worth a line in a replay; draws and melds show in the action."""
-    d = event.detail
-    name = event.name
-    if name == "canasta":
-        slot, kind = int(str(d[0])), str(d[1])
-        if slot == WILD_SLOT:
-            return "wild canasta"
-        ranks = f"{slot_token(slot)}s"
-        return f"canasta of {ranks}" if kind == ranks else f"{kind} canasta of {ranks}"
-    if name == "opening":
-        # The event fires when the minimum is reached, part way through a lay-down, so its
-        # count can be below the lay-down's total: name the minimum rather than a sum.
-        return "opening made"
-    if name == "pick_up":
-        return f"seat {event.seat} picks up the {d[0]} ({d[1]} cards)"
-    if name == "take_pile":
-        return f"takes the pile ({d[1]} cards, {KIND_TOKENS[int(str(d[0]))]} on top)"
-    if name == "red_three":
-        return f"seat {event.seat} lays {d[0]} red three{'s' if d[0] != 1 else ''}"
-    if name == "went_out":
-        return f"seat {event.seat} GOES OUT"
-    if name == "retract":
-        return "takes back a short opening"
-    if name == "stock_empty":
-        return "the stock is empty"
-    if name == "round_end":
-        return f"round ends ({str(d[0]).replace('_', ' ')})"
-    if name == "deal":
-        return f"round {d[0]} dealt by seat {event.seat}"
-    return None
+# Events worth a line in a replay; draws, melds and discards show in the action itself.
+_NOTABLE = ("canasta", "opening", "pick_up", "take_pile", "red_three", "went_out", "retract",
+            "stock_empty", "round_end", "deal")
+
+
+def _notable(event: Event, actor: int) -> str | None:
+    if event.name not in _NOTABLE:
+        return None
+    text = describe(event)
+    if text and event.seat not in (actor, -1):
+        text = f"seat {event.seat} {text}"
+    return text
 
 
 def print_replay(path: str, record: Record, outcome: ReplayResult) -> None:
@@ -141,7 +123,7 @@ def _first_table(record: Record) -> str:
 def _step_line(step: Step, rules: Rules, names: dict[int, str]) -> str:
     who = f"seat {step.seat}" + (f" {names[step.seat]}" if step.seat in names else "")
     head = f"  turn {step.turn:>3}  {who:<14} {step.action.text}"
-    notes = [text for text in (_notable(e, rules) for e in step.events) if text]
+    notes = [text for text in (_notable(e, step.seat) for e in step.events) if text]
     return head + (f"  -> {'; '.join(notes)}" if notes else "")
 
 
