@@ -1,0 +1,258 @@
+"""Bots against bots on duplicate deals.
+
+Each deal (a game seed, so every round's deal) is played twice: bot A in team 0's seats and bot
+B in team 1's, then the other way round, every seat's bot seeded the same way both times.  The
+luck of the cards then falls on both bots alike, and the per-deal (paired) difference measures
+play, not cards.  Game and bot seeds come from the arena seed and the deal, never from the
+worker, so the report is the same on one core or many.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..bots import make_bot
+from ..bots.base import play
+from ..engine import Game
+from ..rules import Rules
+from .runner import Progress, SimError, derive_seed, run_all
+from .stats import Interval, bradley_terry, elo_difference, mean_interval, wilson
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """One deal played both ways.  Leg 0 seats bot A as team 0, leg 1 as team 1."""
+
+    deal: int
+    a_scores: tuple[int, int]  # bot A's team's total, per leg
+    b_scores: tuple[int, int]
+    turns: tuple[int, int]  # turns over all rounds, per leg
+
+    @property
+    def diffs(self) -> tuple[int, int]:
+        return (self.a_scores[0] - self.b_scores[0], self.a_scores[1] - self.b_scores[1])
+
+
+def check_rules(rules: Rules) -> None:
+    """The arena seats two teams against each other."""
+    if rules.teams != 2:
+        raise SimError(
+            f"the arena needs two teams, but {rules.players} players play as {rules.teams} "
+            "sides; use 2, 4 or 6 players"
+        )
+
+
+def game_seed(seed: int, deal: int) -> int:
+    return derive_seed("arena", seed, "deal", deal)
+
+
+def bot_seed(seed: int, deal: int, seat: int) -> int:
+    return derive_seed("arena", seed, "deal", deal, "seat", seat)
+
+
+def play_deal(rules: Rules, bot_a: str, bot_b: str, seed: int, deal: int) -> DealResult:
+    """Deal ``deal`` played twice with the teams swapping seats (module level: runs in workers)."""
+    a_scores: list[int] = []
+    b_scores: list[int] = []
+    turns: list[int] = []
+    for a_team in (0, 1):
+        bots = [
+            make_bot(bot_a if seat % 2 == a_team else bot_b, bot_seed(seed, deal, seat))
+            for seat in range(rules.players)
+        ]
+        game = play(Game.new(rules, seed=game_seed(seed, deal)), bots)
+        a_scores.append(game.totals[a_team])
+        b_scores.append(game.totals[1 - a_team])
+        turns.append(sum(int(r["turns"]) for r in game.results))
+    return DealResult(deal, (a_scores[0], a_scores[1]), (b_scores[0], b_scores[1]),
+                      (turns[0], turns[1]))
+
+
+def pair_report(a: str, b: str, results: Sequence[DealResult]) -> dict[str, Any]:
+    """Everything the arena says about one pairing, JSON-ready."""
+    wins = draws = losses = 0
+    diffs: list[float] = []
+    paired: list[float] = []
+    for r in results:
+        for d in r.diffs:
+            wins += d > 0
+            draws += d == 0
+            losses += d < 0
+            diffs.append(d)
+        paired.append(sum(r.diffs) / 2)
+    games = wins + draws + losses
+    points = wins + draws / 2
+    return {
+        "a": a,
+        "b": b,
+        "deals": len(results),
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "points": points,
+        "win_rate": _interval(wilson(points, games), 4),
+        "score_diff": _interval(mean_interval(diffs), 1),
+        "paired_diff": _interval(mean_interval(paired), 1),
+        "elo": _interval(elo_difference(points, games), 1),
+        "mean_turns": round(sum(sum(r.turns) for r in results) / max(1, games), 1),
+    }
+
+
+Bound = float | str | None
+
+
+def _interval(iv: Interval, digits: int) -> dict[str, Bound]:
+    # JSON has no infinity: an unbounded Elo (a bot that won every game) is "+inf" or "-inf".
+    def clean(x: float) -> Bound:
+        if math.isnan(x):
+            return None
+        if math.isinf(x):
+            return "+inf" if x > 0 else "-inf"
+        return round(x, digits)
+
+    return {"value": clean(iv.value), "low": clean(iv.low), "high": clean(iv.high)}
+
+
+def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0, jobs: int = 1,
+              progress: bool = False) -> dict[str, Any]:
+    """Every pair of ``bots`` on ``deals`` duplicate deals; the report as a mapping.
+
+    The report's ``timing`` entry is the only part that differs between runs."""
+    check_rules(rules)
+    if len(bots) < 2:
+        raise SimError("the arena needs at least two bots")
+    if len(set(bots)) != len(bots):
+        raise SimError("each bot may be named only once")
+    if deals < 1:
+        raise SimError("--deals must be at least 1")
+    for spec in bots:
+        make_bot(spec, 0)  # a bad name or option fails here, before any worker starts
+    pairs = [(a, b) for i, a in enumerate(bots) for b in bots[i + 1:]]
+    items = [(rules, a, b, seed, d) for a, b in pairs for d in range(deals)]
+    bar = Progress("arena deals", len(items), enabled=progress)
+    start = time.perf_counter()
+    results = run_all(play_deal, items, jobs, bar if progress else None)
+    seconds = time.perf_counter() - start
+    reports = []
+    for k, (a, b) in enumerate(pairs):
+        chunk = sorted(results[k * deals:(k + 1) * deals], key=lambda r: r.deal)
+        reports.append(pair_report(a, b, chunk))
+    report: dict[str, Any] = {
+        "rules": rules.name,
+        "players": rules.players,
+        "rounds": rules.rounds,
+        "deals": deals,
+        "seed": seed,
+        "bots": list(bots),
+        "pairs": reports,
+    }
+    if len(bots) > 2:
+        report["ratings"] = ratings(bots, reports)
+    games = 2 * len(items)
+    report["timing"] = {
+        "seconds": round(seconds, 2),
+        "games_per_second": round(games / seconds, 2) if seconds > 0 else None,
+        "jobs": jobs,
+    }
+    return report
+
+
+def ratings(bots: Sequence[str], reports: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A Bradley-Terry fit of the round robin, on the Elo scale, best first."""
+    results = {(r["a"], r["b"]): (float(r["points"]), int(r["games"])) for r in reports}
+    elo = bradley_terry(bots, results)
+    points = dict.fromkeys(bots, 0.0)
+    games = dict.fromkeys(bots, 0)
+    for r in reports:
+        points[r["a"]] += r["points"]
+        points[r["b"]] += r["games"] - r["points"]
+        games[r["a"]] += r["games"]
+        games[r["b"]] += r["games"]
+    table = [
+        {"bot": bot, "elo": round(elo[bot], 1), "games": games[bot],
+         "score": round(points[bot] / games[bot], 4) if games[bot] else None}
+        for bot in bots
+    ]
+    return sorted(table, key=lambda row: (-row["elo"], row["bot"]))
+
+
+# ====================================================================== output
+def _pct(x: Bound) -> str:
+    return x if isinstance(x, str) else "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _num(x: Bound) -> str:
+    return x if isinstance(x, str) else "-" if x is None else f"{x:+.1f}"
+
+
+def _elo(x: Bound) -> str:
+    return x if isinstance(x, str) else "-" if x is None else f"{x:+.0f}"
+
+
+def _ci(iv: dict[str, Bound], fmt: Any) -> str:
+    return f"{fmt(iv['value'])} [{fmt(iv['low'])}, {fmt(iv['high'])}]"
+
+
+HEADERS = ["A", "B", "games", "A won", "drawn", "A lost", "A win rate [95%]",
+           "score diff/game [95%]", "paired diff/deal [95%]", "Elo diff [95%]"]
+
+
+def _rows(report: dict[str, Any]) -> list[list[str]]:
+    return [
+        [p["a"], p["b"], str(p["games"]), str(p["wins"]), str(p["draws"]), str(p["losses"]),
+         _ci(p["win_rate"], _pct), _ci(p["score_diff"], _num), _ci(p["paired_diff"], _num),
+         _ci(p["elo"], _elo)]
+        for p in report["pairs"]
+    ]
+
+
+def describe(report: dict[str, Any]) -> str:
+    rounds = report["rounds"]
+    length = "single rounds" if rounds == 1 else f"whole games of {rounds} rounds"
+    return (f"{report['rules']}, {report['players']} players, {length}, {report['deals']} "
+            f"deals each played twice with the teams swapped, seed {report['seed']}")
+
+
+def format_text(report: dict[str, Any], timing: bool = True) -> str:
+    lines = [f"arena: {describe(report)}", ""]
+    rows = [HEADERS, *_rows(report)]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADERS))]
+    for row in rows:
+        lines.append("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
+                               for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
+                     .rstrip())
+    if "ratings" in report:
+        lines += ["", "ratings (Bradley-Terry, Elo scale, mean 0):"]
+        for row in report["ratings"]:
+            lines.append(f"  {row['bot']:<{max(len(r['bot']) for r in report['ratings'])}}  "
+                         f"{row['elo']:+7.0f}  score {_pct(row['score'])} of {row['games']}")
+    if timing:
+        lines += ["", _timing_line(report)]
+    return "\n".join(lines) + "\n"
+
+
+def format_markdown(report: dict[str, Any], timing: bool = True) -> str:
+    lines = [f"Arena: {describe(report)}.", ""]
+    lines.append("| " + " | ".join(HEADERS) + " |")
+    lines.append("|" + "|".join("---" if i < 2 else "---:" for i in range(len(HEADERS))) + "|")
+    for row in _rows(report):
+        lines.append("| " + " | ".join(row) + " |")
+    if "ratings" in report:
+        lines += ["", "| bot | Elo | score | games |", "|---|---:|---:|---:|"]
+        for row in report["ratings"]:
+            lines.append(f"| {row['bot']} | {row['elo']:+.0f} | {_pct(row['score'])} | "
+                         f"{row['games']} |")
+    if timing:
+        lines += ["", _timing_line(report)]
+    return "\n".join(lines) + "\n"
+
+
+def _timing_line(report: dict[str, Any]) -> str:
+    t = report["timing"]
+    return (f"time: {t['seconds']} s, {t['games_per_second']} games/s on {t['jobs']} "
+            f"process{'es' if t['jobs'] != 1 else ''}")
