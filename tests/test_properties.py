@@ -344,8 +344,8 @@ def test_a_clone_is_independent(name: str, n: int, seed: int, greedy: bool, stop
     assert state_of(g) == state_of(twin)
 
 
-# ====================================================================== thousands of rounds
-ROUNDS_PER_PRESET = 1000  # random players, spread over 2..6 players
+# ====================================================================== thousands of games
+GAMES_PER_PRESET = 1000  # complete four-round games of random players, over 2..6 players
 GREEDY_ROUNDS_PER_PRESET = 250
 # Shares of greedy rounds that end by going out, well below those measured (the seeds are
 # fixed, so the test fails on a change in the engine or the policy, not on chance).
@@ -359,7 +359,52 @@ MIN_GREEDY_WENT_OUT = {
 }
 
 
+def check_round_end(g: Game, result: dict[str, Any], stats: Counter[str]) -> None:
+    """How a finished round ended, checked against the table it left (before the next deal)."""
+    how = result["ended_by"]
+    assert how in HOW_ROUNDS_END
+    stats[how] += 1
+
+
+def play_game(rules: Rules, seed: int, greedy: bool, stats: Counter[str]) -> Game:
+    """Play a whole game; check the table every few steps and each round's ending."""
+    g = Game.new(rules, seed=seed)
+    act = policy(greedy)
+    rng = random.Random(seed)
+    steps = 0
+    last = len(rules.packets) - 1
+    while not g.over:
+        round_no = g.round_no
+        before = len(g.results)
+        feet = [p == last for p in g.packet_no]
+        knees = [p >= 1 for p in g.packet_no]
+        turns = g.turns
+        g.apply(act(g, rng))
+        steps += 1
+        if len(g.results) > before:  # a round just ended (the table now shows the next deal)
+            result = g.results[-1]
+            assert result["round"] == round_no
+            check_round_end(g, result, stats)
+            how = result["ended_by"]
+            if how == WENT_OUT:
+                assert result["went_out"] >= 0
+            elif how == TURN_CAP:
+                assert turns + 1 >= rules.turn_cap
+            stats["foot reached"] += any(feet) or how == WENT_OUT
+            if last >= 2:
+                stats["knee reached"] += any(knees)
+            stats["rounds"] += 1
+        elif steps % 64 == 0:
+            check_table(g)
+    check_table(g)
+    assert len(g.results) == rules.rounds
+    assert g.totals == [sum(r["teams"][t]["total"] for r in g.results)
+                        for t in range(rules.teams)]
+    return g
+
+
 def play_round(rules: Rules, seed: int, greedy: bool, stats: Counter[str]) -> Game:
+    """One round (rules with a single round), its ending checked against the final table."""
     g = Game.new(rules, seed=seed)
     act = policy(greedy)
     rng = random.Random(seed)
@@ -371,8 +416,8 @@ def play_round(rules: Rules, seed: int, greedy: bool, stats: Counter[str]) -> Ga
             check_table(g)
     check_table(g)
     result = g.results[-1]
+    check_round_end(g, result, stats)
     how = result["ended_by"]
-    assert how in HOW_ROUNDS_END
     last = len(rules.packets) - 1
     if how == WENT_OUT:
         seat = g.went_out
@@ -383,7 +428,6 @@ def play_round(rules: Rules, seed: int, greedy: bool, stats: Counter[str]) -> Ga
         assert not g.stock and g.went_out == -1
     else:
         assert g.turns >= rules.turn_cap
-    stats[how] += 1
     stats["foot reached"] += any(p == last for p in g.packet_no)
     if last >= 2:
         stats["knee reached"] += any(p >= 1 for p in g.packet_no)
@@ -391,21 +435,26 @@ def play_round(rules: Rules, seed: int, greedy: bool, stats: Counter[str]) -> Ga
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
-def test_thousands_of_rounds(name: str, record_property: Any) -> None:
+def test_thousands_of_games(name: str, record_property: Any) -> None:
+    """1,000 complete random games per preset (4,000 rounds), every player count, plus greedy
+    rounds that reach the feet and go out."""
     random_stats: Counter[str] = Counter()
     greedy_stats: Counter[str] = Counter()
     for n in PLAYERS:
-        rules = rules_for(name, n, rounds=1)
-        for seed in range(ROUNDS_PER_PRESET // len(PLAYERS)):
-            play_round(rules, seed, False, random_stats)
+        rules = rules_for(name, n)
+        for seed in range(GAMES_PER_PRESET // len(PLAYERS)):
+            play_game(rules, seed, False, random_stats)
+        single = rules_for(name, n, rounds=1)
         for seed in range(GREEDY_ROUNDS_PER_PRESET // len(PLAYERS)):
-            play_round(rules, 10**6 + seed, True, greedy_stats)
+            play_round(single, 10**6 + seed, True, greedy_stats)
     record_property("random", dict(random_stats))
     record_property("greedy", dict(greedy_stats))
-    assert sum(random_stats[h] for h in HOW_ROUNDS_END) == ROUNDS_PER_PRESET
+    rounds = GAMES_PER_PRESET * preset(name).rounds
+    assert random_stats["rounds"] == rounds
+    assert sum(random_stats[h] for h in HOW_ROUNDS_END) == rounds
     assert sum(greedy_stats[h] for h in HOW_ROUNDS_END) == GREEDY_ROUNDS_PER_PRESET
     # The turn cap is a guard, not a way rounds normally end.
-    assert random_stats[TURN_CAP] + greedy_stats[TURN_CAP] <= ROUNDS_PER_PRESET // 100
+    assert random_stats[TURN_CAP] + greedy_stats[TURN_CAP] <= rounds // 100
     share = greedy_stats[WENT_OUT] / GREEDY_ROUNDS_PER_PRESET
     assert share >= MIN_GREEDY_WENT_OUT[name], dict(greedy_stats)
     assert greedy_stats["foot reached"] >= GREEDY_ROUNDS_PER_PRESET // 2
