@@ -10,7 +10,10 @@ worlds (common random numbers, so the comparison sees the choice, not the deal),
 plays every seat on until this seat's next turn begins (or the round ends), and the position is
 valued by ``evaluate.value``: a fitted prediction of the final round score difference.  The
 heuristic's own choice keeps a head start (``margin`` points): search overrules it only on
-evidence, which keeps the noise of a few worlds from throwing away good plays.
+evidence, which keeps the noise of a few worlds from throwing away good plays.  Discards are
+candidates only when the heuristic rates them within ``spread`` of its favourite: measured,
+letting a one-turn look-ahead overrule clear preferences (keep the wild cards, do not feed a
+known pair) lost games, while breaking near-ties does not.
 
 Budget: ``worlds=N`` worlds per decision (the same seed gives the same play), or ``ms=N``
 milliseconds per decision (then how many worlds fit depends on the machine and its load, so
@@ -28,31 +31,44 @@ from ..engine import Game
 from ..state import DRAW
 from ..views import SeatView, sample_world, view
 from .evaluate import value
-from .heuristic import HeuristicBot
+from .heuristic import HeuristicBot, _Context
 
+_ASK = Ask()
 _SEARCHED = (Draw, Stop, TakePile, Discard, Ask, Answer, Knock, Retract)
+
+
+def _searched(a: Action) -> bool:
+    return isinstance(a, _SEARCHED)
 
 
 class SearchBot:
     name = "search"
 
     def __init__(self, seed: int = 0, ms: float = 0.0, worlds: int = 16, width: int = 4,
-                 horizon: int = 1, margin: float = 40.0) -> None:
+                 horizon: int = 1, margin: float = 40.0, spread: float = 100.0) -> None:
         self.rng = random.Random(f"search/{seed}")
         self.ms = float(ms)
         self.worlds = int(worlds)
         self.width = int(width)
         self.horizon = int(horizon)
         self.margin = float(margin)
+        self.spread = float(spread)
         self.policy = HeuristicBot(seed)
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        ranked = self.policy.rank(view, legal)
+        ctx = _Context(view)
+        scored = sorted(((self.policy.score(ctx, a), i, a) for i, a in enumerate(legal)),
+                        key=lambda s: (-s[0], s[1]))
+        ranked = [a for _, _, a in scored]
+        top = scored[0][0]
+        close = {a for sc, _, a in scored if not isinstance(a, Discard) or top - sc <= self.spread}
         if isinstance(ranked[0], Start | Add):
             return ranked[0]
-        candidates = [a for a in ranked if isinstance(a, _SEARCHED)][: self.width]
+        candidates = [a for a in ranked if _searched(a) and a in close][: self.width]
+        if _ASK in legal and _ASK not in candidates:
+            candidates.append(_ASK)
         if len(candidates) <= 1:
             return ranked[0]
         return candidates[self._search(view, candidates)]

@@ -1,0 +1,93 @@
+"""The search bot plays legally, repeats itself under a world budget and keeps its time budget."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from handfoot.actions import Discard, TakePile
+from handfoot.bots import HeuristicBot, SearchBot, make_bot
+from handfoot.bots.base import play
+from handfoot.bots.evaluate import FEATURES, WEIGHTS_KNEE, WEIGHTS_TWO, features, value
+from handfoot.engine import Game
+from handfoot.presets import preset
+from handfoot.views import view
+
+
+def searched_positions(name: str, seed: int, count: int) -> list[Game]:
+    """Positions from heuristic play where the search bot really searches (a draw or discard
+    with more than one candidate)."""
+    rules = preset(name)
+    g = Game.new(rules, seed=seed)
+    bots = [HeuristicBot(seed=s) for s in range(rules.players)]
+    found = []
+    while not g.over and g.round_no == 1 and len(found) < count:
+        legal = g.legal_actions()
+        if sum(isinstance(a, Discard) for a in legal) >= 2 or \
+                any(isinstance(a, TakePile) for a in legal):
+            found.append(g.clone())
+        g.apply(bots[g.actor].choose(view(g, g.actor), legal))
+    assert len(found) == count
+    return found
+
+
+@pytest.mark.parametrize("name", ["hand-and-foot", "hand-knee-foot"])
+def test_search_returns_a_legal_action(name: str) -> None:
+    bot = SearchBot(seed=1, worlds=3)
+    for g in searched_positions(name, 7, 6):
+        legal = g.legal_actions()
+        assert bot.choose(view(g, g.actor), legal) in legal
+
+
+def test_search_is_deterministic_with_a_world_budget() -> None:
+    positions = searched_positions("hand-and-foot", 11, 8)
+    first = [SearchBot(seed=5, worlds=4).choose(view(g, g.actor), g.legal_actions())
+             for g in positions]
+    again = [SearchBot(seed=5, worlds=4).choose(view(g, g.actor), g.legal_actions())
+             for g in positions]
+    assert first == again
+
+
+def test_search_keeps_a_small_time_budget() -> None:
+    bot = SearchBot(seed=2, ms=20)
+    for g in searched_positions("hand-knee-foot", 3, 5):
+        start = time.perf_counter()
+        bot.choose(view(g, g.actor), g.legal_actions())
+        # The budget is checked after each world; one world is a few milliseconds.
+        assert time.perf_counter() - start < 0.02 + 0.25
+
+
+def test_search_parses_its_options() -> None:
+    bot = make_bot("search:ms=50,width=3", seed=4)
+    assert isinstance(bot, SearchBot)
+    assert bot.ms == 50.0 and bot.width == 3
+
+
+@pytest.mark.parametrize("name", ["hand-and-foot", "hand-knee-foot"])
+def test_search_plays_a_full_round(name: str) -> None:
+    rules = preset(name)
+    g = Game.new(rules, seed=21)
+    bots = [SearchBot(seed=s, worlds=2) if s % 2 == 0 else HeuristicBot(seed=s)
+            for s in range(rules.players)]
+    play(g, bots, until_round_end=True)
+    assert len(g.results) == 1
+    assert g.results[0]["ended_by"] in ("went_out", "stock_out", "turn_cap")
+
+
+def test_a_finished_round_is_valued_at_its_score() -> None:
+    rules = preset("hand-and-foot")
+    g = Game.new(rules, seed=8)
+    play(g, [HeuristicBot(seed=s) for s in range(rules.players)], until_round_end=True)
+    teams = g.results[0]["teams"]
+    assert value(g, 0, 1) == teams[0]["total"] - teams[1]["total"]
+    assert value(g, 1, 1) == -value(g, 0, 1)
+
+
+def test_the_evaluation_is_antisymmetric_mid_round() -> None:
+    rules = preset("hand-knee-foot")
+    g = Game.new(rules, seed=9)
+    for _ in range(40):
+        g.apply(g.legal_actions()[0])
+    assert len(features(g, 0)) == len(FEATURES) == len(WEIGHTS_TWO) == len(WEIGHTS_KNEE)
+    assert value(g, 0, 1) == pytest.approx(-value(g, 1, 1))
