@@ -237,7 +237,9 @@ def _fit_refusal(g: State, team: int, slot: int, n: int, w2: int, wj: int,
     return None
 
 
-def meld_refusal(g: State, action: Start | Add) -> Refusal | None:
+def meld_refusal(g: State, action: Start | Add, look_ahead: bool = True) -> Refusal | None:
+    """Why this meld step is illegal.  ``look_ahead``: also refuse a step after which the turn
+    could not end legally (a lay-down turns it off for its steps and judges its end as a whole)."""
     team = g.seat % g.t.teams
     hand = g.hands[g.seat]
     slot = action.slot
@@ -269,7 +271,7 @@ def meld_refusal(g: State, action: Start | Add) -> Refusal | None:
     refusal = _fit_refusal(g, team, slot, n, w2, wj, "5.1")
     if refusal:
         return refusal
-    if g.hand_n[g.seat] - (n + w2 + wj) <= 1:
+    if look_ahead and g.hand_n[g.seat] - (n + w2 + wj) <= 1:
         return _by_trial(g, action)
     return None
 
@@ -355,7 +357,7 @@ def _laydown_refusal(g: State, action: LayDown) -> Refusal | None:
     for step in laydown_steps(trial, action):
         if isinstance(step, tuple):
             return step
-        refusal = _meld_refusal_basic(trial, step)
+        refusal = meld_refusal(trial, step, look_ahead=False)
         if refusal:
             return refusal
         refusal = transitions.apply_step(trial, step, [])
@@ -366,16 +368,6 @@ def _laydown_refusal(g: State, action: LayDown) -> Refusal | None:
         return ("6.1", f"this opening counts {trial.staged} points; round {g.round_no} needs "
                 f"{g.minimum}")
     return _stuck_refusal(trial)
-
-
-def _meld_refusal_basic(g: State, action: Start | Add) -> Refusal | None:
-    """The meld checks without the end-of-turn look-ahead (a lay-down is judged as a whole)."""
-    saved = g.hand_n[g.seat]
-    g.hand_n[g.seat] = saved + 100  # skip the trial: the whole lay-down is checked at its end
-    try:
-        return meld_refusal(g, action)
-    finally:
-        g.hand_n[g.seat] = saved
 
 
 def laydown_steps(g: State, action: LayDown) -> list[Start | Add | Refusal]:
