@@ -112,36 +112,35 @@ def refusal(g: State, action: Action) -> Refusal | None:
     phase = g.phase
     if phase == GAME_OVER:
         return ("10.8", "the game is over")
-    kind = type(action)
-    if kind is Answer:
+    if isinstance(action, Answer):
         if phase != ANSWER:
             return ("8.5", "nobody has asked to go out")
         return None
     if phase == ANSWER:
         return ("8.5", f"seat {g.actor} must first answer \"may I go out?\"")
-    if kind is Draw:
+    if isinstance(action, Draw):
         if phase != DRAW:
             return ("3.2", "you have already drawn this turn")
         if not g.stock:
             return ("9.1", "the stock is empty")
         return None
-    if kind is Stop:
+    if isinstance(action, Stop):
         if phase != DRAW or g.stock:
             return ("9.1", "you may stop only when the stock is empty at the start of a turn")
         return None
-    if kind is TakePile:
-        return take_refusal(g, action)  # type: ignore[arg-type]
-    if kind is Start or kind is Add or kind is LayDown:
+    if isinstance(action, TakePile):
+        return take_refusal(g, action)
+    if isinstance(action, Start | Add | LayDown):
         if phase == DRAW:
             return ("3.4", "draw or take the pile before melding")
         if g.retracted:
             return ("6.3", "after taking back an opening you may not meld again this turn")
-        if kind is LayDown:
-            return _laydown_refusal(g, action)  # type: ignore[arg-type]
-        return meld_refusal(g, action)  # type: ignore[arg-type]
-    if kind is Discard:
-        return discard_refusal(g, action.kind)  # type: ignore[union-attr]
-    if kind is Knock:
+        if isinstance(action, LayDown):
+            return _laydown_refusal(g, action)
+        return meld_refusal(g, action)
+    if isinstance(action, Discard):
+        return discard_refusal(g, action.kind)
+    if isinstance(action, Knock):
         if phase != MELD:
             return ("3.6", "you knock to end your turn after melding")
         if discard_owed(g) and not _cannot_discard(g):
@@ -150,11 +149,11 @@ def refusal(g: State, action: Action) -> Refusal | None:
         if g.staged and not g.opened[g.seat % g.t.teams]:
             return ("6.1", f"your opening has {g.staged} points; it needs {g.minimum}")
         return None
-    if kind is Retract:
+    if isinstance(action, Retract):
         if phase == DRAW or not g.staged or g.opened[g.seat % g.t.teams]:
             return ("6.3", "there is no short opening to take back")
         return None
-    if kind is Ask:
+    if isinstance(action, Ask):
         rules = g.rules
         if not rules.permission or rules.team_size == 1:
             return ("8.5", "these rules do not ask a partner's permission")

@@ -222,10 +222,9 @@ def apply_action(g: State, action: Action, events: list[Event]) -> None:
 
 def apply_step(g: State, action: Action, events: list[Event]) -> Refusal | None:
     """Change the state.  Returns a refusal only for outcomes a trial must reject."""
-    kind = type(action)
     seat = g.seat
     rules = g.rules
-    if kind is Draw:
+    if isinstance(action, Draw):
         drawn = 0
         hand = g.hands[seat]
         for _ in range(2):
@@ -241,27 +240,27 @@ def apply_step(g: State, action: Action, events: list[Event]) -> Refusal | None:
             events.append(Event("stock_empty", seat))
         _after_draw(g, events)
         return None
-    if kind is Stop:
+    if isinstance(action, Stop):
         end_round(g, STOCK_OUT, events)
         return None
-    if kind is TakePile:
-        return _apply_take(g, action, events)  # type: ignore[arg-type]
-    if kind is Start or kind is Add:
-        if kind is Start:
-            n, w2, wj = action.naturals, action.twos, action.jokers  # type: ignore[union-attr]
+    if isinstance(action, TakePile):
+        return _apply_take(g, action, events)
+    if isinstance(action, Start | Add):
+        if isinstance(action, Start):
+            n, w2, wj = action.naturals, action.twos, action.jokers
         else:
-            k = action.kind  # type: ignore[union-attr]
+            k = action.kind
             n, w2, wj = int(k < TWO), int(k == TWO), int(k == JOKER)
-        return _place(g, action.slot, n, w2, wj, events)  # type: ignore[union-attr]
-    if kind is LayDown:
-        for step in legality.laydown_steps(g, action):  # type: ignore[arg-type]
+        return _place(g, action.slot, n, w2, wj, events)
+    if isinstance(action, LayDown):
+        for step in legality.laydown_steps(g, action):
             assert not isinstance(step, tuple)
             refusal = apply_step(g, step, events)
             if refusal:
                 return refusal
         return None
-    if kind is Discard:
-        k = action.kind  # type: ignore[union-attr]
+    if isinstance(action, Discard):
+        k = action.kind
         g.hands[seat][k] -= 1
         g.hand_n[seat] -= 1
         _forget(g, seat, k, 1)
@@ -274,23 +273,23 @@ def apply_step(g: State, action: Action, events: list[Event]) -> Refusal | None:
             _pick_up(g, seat, events)
         _end_turn(g, events)
         return None
-    if kind is Knock:
+    if isinstance(action, Knock):
         events.append(Event("knock", seat))
         _end_turn(g, events)
         return None
-    if kind is Retract:
+    if isinstance(action, Retract):
         _retract(g, events)
         return None
-    if kind is Ask:
+    if isinstance(action, Ask):
         g.phase = ANSWER
         mates = [m for m in rules.seats_of(seat % g.t.teams) if m != seat]
         # The partner who plays next answers (decision D6 in docs/RULES.md).
         g.actor = min(mates, key=lambda m: (m - seat) % rules.players)
         events.append(Event("ask", seat, (g.actor,)))
         return None
-    if kind is Answer:
-        g.asked = YES if action.yes else NO  # type: ignore[union-attr]
-        events.append(Event("answer", g.actor, (bool(action.yes),)))  # type: ignore[union-attr]
+    if isinstance(action, Answer):
+        g.asked = YES if action.yes else NO
+        events.append(Event("answer", g.actor, (bool(action.yes),)))
         g.actor = seat
         g.phase = MELD
         return None
