@@ -19,7 +19,7 @@ from handfoot.rules import RulesError
 from .common import UserError
 
 # Each module has add_parser(subparsers), which sets the command's ``run`` default.
-COMMANDS = ["rules", "demo", "bench", "replay", "arena", "simulate"]
+COMMANDS = ["rules", "demo", "bench", "replay", "arena", "simulate", "play", "score", "printout"]
 
 # Errors that mean the input was wrong, not the program.
 INPUT_ERRORS = (

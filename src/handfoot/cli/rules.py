@@ -8,7 +8,7 @@ from typing import Any
 from handfoot.presets import PRESET_NAMES, preset
 from handfoot.rules import CHOICES, Rules, dump_toml
 
-from .common import add_override_options, base_mapping, load_rules
+from .common import add_override_options, add_rules_options, base_mapping, load_rules
 
 # Not rules but labels: a changed name is expected and not worth a mark.
 _LABELS = ("name", "source")
@@ -27,6 +27,12 @@ def add_parser(subparsers: Any) -> None:
                       help="text explains each value; toml and json can be read back as a "
                       "rules file (default: text)")
     show.set_defaults(run=run_show)
+    explain = commands.add_parser("explain", help="the complete rules in plain words, house "
+                                  "rules marked")
+    add_rules_options(explain)
+    explain.add_argument("--format", choices=("text", "markdown"), default="text",
+                         help="plain text or Markdown (default: text)")
+    explain.set_defaults(run=run_explain)
     parser.set_defaults(run=run_list)  # plain `handfoot rules` lists the presets
 
 
@@ -77,4 +83,12 @@ def run_show(args: argparse.Namespace) -> int:
     if changed:
         print()
         print(f"* differs from the {base} preset ({len(changed)} of {len(mapping)} options)")
+    return 0
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    from handfoot.print.explain import explain
+
+    rules, base = load_rules(args)
+    print(explain(rules, base, args.format), end="")
     return 0

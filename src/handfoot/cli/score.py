@@ -1,0 +1,268 @@
+"""``handfoot score``: keep the score of a game played with real cards."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from handfoot.scorekeeper import ScoreError
+from handfoot.scorekeeper.edit import apply_set, parse_assignment
+from handfoot.scorekeeper.entry import read_round
+from handfoot.scorekeeper.export import csv_text, game_json, sheet_text
+from handfoot.scorekeeper.game import KeptGame, make_seating, summary
+from handfoot.scorekeeper.prompt import Asker, ask_round
+from handfoot.scorekeeper.roundfile import entry_to_raw, load_round_file, round_toml, template
+from handfoot.scorekeeper.store import Store, default_db_path
+
+from .common import UserError, add_rules_options, load_rules
+
+Run = Callable[[argparse.Namespace], int]
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "score", help="keep the score of a game played with real cards",
+        description="Keep a game's score: enter each round, check it against the rules, see "
+        "the breakdown and totals. Games are kept in an SQLite file (see --db).")
+    commands = parser.add_subparsers(dest="score_command", metavar="ACTION", required=True)
+
+    new = commands.add_parser("new", help="start a kept game")
+    add_rules_options(new)
+    new.add_argument("--team", action="append", default=[], metavar="NAME",
+                     help="a team's name, once per team, in seat order; 'Ann & Bob' names "
+                     "the players too (default: Team 1, Team 2, ...)")
+    new.add_argument("--name", default="", help="the game's name (default: game N)")
+    _db_and_json(new)
+    new.set_defaults(run=_guard(run_new))
+
+    add = commands.add_parser("add", help="enter the next round (asks, or reads --file)")
+    add.add_argument("game", metavar="GAME", help="the game's number or name")
+    add.add_argument("--file", metavar="FILE", help="a round file (.toml or .json); see "
+                     "`handfoot score template GAME` and docs/SCOREKEEPER.md")
+    _db_and_json(add)
+    add.set_defaults(run=_guard(run_add))
+
+    show = commands.add_parser("show", help="the score sheet: breakdown, totals, next minimum")
+    show.add_argument("game", metavar="GAME")
+    _db_and_json(show)
+    show.set_defaults(run=_guard(run_show))
+
+    edit = commands.add_parser("edit", help="change an entered round (the change is logged)")
+    edit.add_argument("game", metavar="GAME")
+    edit.add_argument("round", metavar="ROUND", type=int)
+    edit.add_argument("team", metavar="TEAM", help="the team's number or name")
+    edit.add_argument("--set", dest="assignments", action="append", default=[], required=True,
+                      metavar="FIELD=VALUE",
+                      help="e.g. canastas.clean=2, melded_points=460, players.Ann.foot=15, "
+                      "went_out=Bob (repeatable)")
+    _db_and_json(edit)
+    edit.set_defaults(run=_guard(run_edit))
+
+    history = commands.add_parser("history", help="every change made to a game's rounds")
+    history.add_argument("game", metavar="GAME")
+    _db_and_json(history)
+    history.set_defaults(run=_guard(run_history))
+
+    listing = commands.add_parser("list", help="the kept games")
+    _db_and_json(listing)
+    listing.set_defaults(run=_guard(run_list))
+
+    export = commands.add_parser("export", help="write a game to CSV or JSON")
+    export.add_argument("game", metavar="GAME")
+    export.add_argument("--csv", metavar="FILE", help="a row per team per round")
+    export.add_argument("--json", dest="json_file", metavar="FILE",
+                        help="everything: rules, entries, lines, totals, history")
+    export.add_argument("--db", metavar="PATH", help="the score file (default: "
+                        "$XDG_DATA_HOME/handfoot/scores.sqlite3)")
+    export.set_defaults(run=_guard(run_export))
+
+    tmpl = commands.add_parser("template", help="print a blank round file for a game, or an "
+                               "entered round as a file")
+    tmpl.add_argument("game", metavar="GAME")
+    tmpl.add_argument("--round", type=int, metavar="N", help="an entered round, as a file")
+    tmpl.add_argument("--db", metavar="PATH")
+    tmpl.set_defaults(run=_guard(run_template))
+
+
+def _db_and_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", metavar="PATH", help="the score file (default: "
+                        "$XDG_DATA_HOME/handfoot/scores.sqlite3, else "
+                        "~/.local/share/handfoot/scores.sqlite3)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def _guard(run: Run) -> Run:
+    @functools.wraps(run)
+    def wrapped(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except ScoreError as err:
+            raise UserError(str(err)) from None
+    return wrapped
+
+
+def open_store(args: argparse.Namespace) -> Store:
+    return Store(Path(args.db) if getattr(args, "db", None) else default_db_path())
+
+
+def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print(text, end="")
+
+
+# ------------------------------------------------------------------ the actions
+def run_new(args: argparse.Namespace) -> int:
+    rules, base = load_rules(args)
+    seating = make_seating(rules, list(args.team))
+    store = open_store(args)
+    game = store.create(args.name.strip(), rules, base, seating)
+    minimum = rules.opening_minimum(1, 0)
+    text = (f"Started game {game.id} ({game.name}) under {rules.name}: "
+            f"{' vs '.join(seating.teams)}.\n"
+            f"Kept in {store.path}. Round 1's initial minimum: {minimum}.\n"
+            f"Enter a round with `handfoot score add {game.id}`.\n")
+    _emit(args, {"game": game.id, "name": game.name, "db": str(store.path),
+                 "rules": rules.name, "teams": list(seating.teams),
+                 "players": [list(p) for p in seating.players],
+                 "opening_minimum": minimum}, text)
+    return 0
+
+
+def run_add(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    game = store.load(args.game)
+    if game.over:
+        raise ScoreError(f"{game.name} is over: all {game.rules.rounds} rounds are entered")
+    if args.file:
+        data = load_round_file(Path(args.file))
+        round_no, entries = read_round(game.rules, game.seating, data)
+        r = store.add_round(game, round_no, entries)
+    else:
+        r = _add_interactively(store, game)
+    _show_round(args, game, r)
+    return 0
+
+
+def _add_interactively(store: Store, game: KeptGame) -> int:
+    asker = Asker(sys.stdin, sys.stdout, sys.stdin.isatty())
+    r = game.next_round
+    data = ask_round(game.rules, game.seating, asker, r)
+    try:
+        _, entries = read_round(game.rules, game.seating, data)
+        return store.add_round(game, r, entries)
+    except ScoreError as err:
+        # Keep what was typed: the person fixes the file rather than typing it all again.
+        draft = store.path.parent / f"draft-game{game.id}-round{r}.toml"
+        draft.write_text(round_toml(data), encoding="utf-8")
+        raise ScoreError(f"{err}\nNothing was saved to the game; your answers are in {draft}. "
+                         f"Fix them and run `handfoot score add {game.id} --file {draft}`.") \
+            from None
+
+
+def _show_round(args: argparse.Namespace, game: KeptGame, r: int) -> None:
+    data = summary(game)
+    rnd = next(x for x in data["rounds"] if x["round"] == r)
+    if args.json:
+        print(json.dumps({"game": game.id, "round": rnd, "totals": data["totals"],
+                          "over": data["over"], "next_round": data.get("next_round"),
+                          "next_minimums": data.get("next_minimums"),
+                          "winners": data.get("winners")}, indent=2, ensure_ascii=False))
+        return
+    print(f"Round {r} of {game.name} saved.\n")
+    print(sheet_text(game), end="")
+
+
+def run_show(args: argparse.Namespace) -> int:
+    game = open_store(args).load(args.game)
+    _emit(args, summary(game), sheet_text(game))
+    return 0
+
+
+def run_edit(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    game = store.load(args.game)
+    team = game.seating.team_number(args.team)
+    if args.round not in game.rounds:
+        entered = ", ".join(map(str, sorted(game.rounds))) or "none yet"
+        raise ScoreError(f"round {args.round} of {game.name} is not entered (rounds entered: "
+                         f"{entered})")
+    entry = game.rounds[args.round][team]
+    for text in args.assignments:
+        path, value = parse_assignment(text)
+        try:
+            entry = apply_set(game.rules, game.seating, team, entry, path, value)
+        except ScoreError as err:
+            raise ScoreError(f"--set {text}: {err}") from None
+    diff = store.replace_entry(game, args.round, team, entry)
+    if args.json:
+        print(json.dumps({"changes": [{"field": f, "old": o, "new": n} for f, o, n in diff],
+                          "summary": summary(game)}, indent=2, ensure_ascii=False))
+        return 0
+    if not diff:
+        print("Nothing changed.")
+        return 0
+    for field, old, new in diff:
+        print(f"round {args.round}, {game.seating.teams[team]}: {field}: {old} -> {new}")
+    print()
+    print(sheet_text(game), end="")
+    return 0
+
+
+def run_history(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    game = store.load(args.game)
+    rows = store.history(game)
+    lines = []
+    for row in rows:
+        if row["field"] == "*":
+            lines.append(f"{row['at']}  round {row['round']}, {row['team']}: {row['note']}")
+        else:
+            lines.append(f"{row['at']}  round {row['round']}, {row['team']}: {row['field']}: "
+                         f"{json.dumps(row['old'])} -> {json.dumps(row['new'])}")
+    _emit(args, rows, "\n".join(lines) + "\n" if lines else "No rounds entered yet.\n")
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    games = store.games()
+    rows = [{"game": i, "name": n, "created": c, "teams": t} for i, n, c, t in games]
+    text = "".join(f"{i:>4}  {n}  ({t}; started {c})\n" for i, n, c, t in games) or \
+        f"No kept games in {store.path}.\n"
+    _emit(args, rows, text)
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    if not args.csv and not args.json_file:
+        raise ScoreError("export: give --csv FILE or --json FILE (or both)")
+    store = open_store(args)
+    game = store.load(args.game)
+    if args.csv:
+        Path(args.csv).write_text(csv_text(game), encoding="utf-8")
+        print(f"wrote {args.csv}")
+    if args.json_file:
+        data = game_json(game, store.history(game))
+        Path(args.json_file).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
+                                        encoding="utf-8")
+        print(f"wrote {args.json_file}")
+    return 0
+
+
+def run_template(args: argparse.Namespace) -> int:
+    game = open_store(args).load(args.game)
+    if args.round is None:
+        print(template(game.rules, game.seating), end="")
+        return 0
+    if args.round not in game.rounds:
+        raise ScoreError(f"round {args.round} of {game.name} is not entered")
+    raws = [entry_to_raw(game.seating, t, e) for t, e in enumerate(game.rounds[args.round])]
+    print(round_toml({"round": args.round, "teams": raws}), end="")
+    return 0

@@ -1,0 +1,279 @@
+"""Printable PDFs: a score sheet for a rule set (blank, or filled from a kept game) and a
+one-page rules card."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import landscape, letter
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import inch
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    PageTemplate,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from handfoot.rules import Rules
+from handfoot.scorekeeper.entry import canasta_kinds_asked, melded_points, packet_keys
+from handfoot.scorekeeper.game import KeptGame, summary
+
+from .explain import SECTIONS, clauses, marked, summary_line
+
+GRID = colors.HexColor("#555555")
+SHADE = colors.HexColor("#e8eef4")
+
+
+def _n(n: int) -> str:
+    return f"{n:,}"
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _title(rules: Rules) -> str:
+    return "Hand, Knee and Foot" if len(rules.packets) >= 3 else "Hand and Foot"
+
+
+def minimum_text(rules: Rules, round_no: int) -> str:
+    if rules.opening_by == "score":
+        return "by score"
+    return _n(rules.opening_minimum(round_no, 0))
+
+
+def rules_notes(rules: Rules) -> list[str]:
+    """The figures a scorer needs, one short paragraph each."""
+    bonus = dict(rules.canasta_bonus)
+    kinds = ", ".join(f"{k} <b>{_n(bonus[k])}</b>" for k in canasta_kinds_asked(rules))
+    quota = ", ".join(f"{n} {k}" for k, n in rules.quota if n)
+    notes = [f"<b>Canasta values</b> ({rules.canasta_size} cards): {kinds}.",
+             f"<b>To go out</b>: {quota}; going out scores <b>{_n(rules.going_out_bonus)}</b>."]
+    if rules.opening_by == "round":
+        mins = ", ".join(f"round {i}: <b>{_n(m)}</b>"
+                         for i, m in enumerate(rules.opening_minimums[:rules.rounds], 1))
+        notes.append(f"<b>Initial minimum</b>: {mins}.")
+    else:
+        rows = "; ".join(f"total from {_n(s)}: <b>{_n(m)}</b>" for s, m in
+                         rules.opening_score_table)
+        notes.append(f"<b>Initial minimum by team score</b>: {rows}.")
+    threes = (f"<b>Red threes</b>: {_n(rules.red_three_bonus)} each laid"
+              if rules.red_threes == "bonus" else "<b>Red threes</b> are never laid")
+    threes += f", minus {_n(rules.red_three_penalty)} each held"
+    if rules.red_three_set_size:
+        threes += (f"; {rules.red_three_set_size} or more laid: "
+                   f"{_n(rules.red_three_set_bonus)} more")
+    threes += f". <b>Black threes</b>: minus {_n(rules.black_three_penalty)} each held."
+    notes.append(threes)
+    values: dict[int, list[str]] = {}
+    for token, v in zip(("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "Joker"),
+                        rules.card_values, strict=True):
+        values.setdefault(v, []).append(token)
+    notes.append("<b>Card values</b>: " + "; ".join(
+        f"{' '.join(ts)}: {v}" for v, ts in sorted(values.items(), key=lambda kv: -kv[0]))
+        + ". Cards left in " + ", ".join(rules.packet_names) + " count against the team.")
+    extra = []
+    if rules.over_meld_penalty:
+        extra.append(f"over-melded wild card found late: minus {_n(rules.over_meld_penalty)}")
+    if rules.knee_reminder_penalty:
+        extra.append(f"reminding a player of the knee: minus "
+                     f"{_n(rules.knee_reminder_penalty)}")
+    if rules.exact_cut_bonus:
+        extra.append(f"exact cut: {_n(rules.exact_cut_bonus)}")
+    if extra:
+        notes.append("<b>Table penalties and bonuses</b>: " + "; ".join(extra) + ".")
+    return notes
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    base = getSampleStyleSheet()
+    return {
+        "title": ParagraphStyle("t", parent=base["Title"], fontSize=16, spaceAfter=2),
+        "sub": ParagraphStyle("s", parent=base["Normal"], fontSize=9, alignment=1,
+                              spaceAfter=6),
+        "note": ParagraphStyle("n", parent=base["Normal"], fontSize=8.5, leading=11),
+        "cell": ParagraphStyle("c", parent=base["Normal"], fontSize=8, leading=9.5,
+                               alignment=1),
+    }
+
+
+def _sheet(rules: Rules, teams: list[str], game: KeptGame | None) -> list[Flowable]:
+    st = _styles()
+    bonus = dict(rules.canasta_bonus)
+    kinds = canasta_kinds_asked(rules)
+    keys = packet_keys(rules)
+    head = ["Round", "Team", *(f"{k}\n{_n(bonus[k])}" for k in kinds),
+            f"Red 3s laid\n{_n(rules.red_three_bonus)} ea", "Melded\ncards",
+            f"Went out\n{_n(rules.going_out_bonus)}",
+            "Left in\n" + "/".join(keys), "Threes\nheld", "Penalties", "Round\nscore",
+            "Running\ntotal"]
+    rows: list[list[Any]] = [head]
+    data = summary(game) if game is not None else None
+    by_round = {r["round"]: r for r in data["rounds"]} if data else {}
+    style: list[Any] = [
+        ("GRID", (0, 0), (-1, -1), 0.5, GRID),
+        ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 8),
+        ("FONT", (0, 1), (-1, -1), "Helvetica", 9),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+        ("ALIGN", (1, 1), (1, -1), "LEFT"),
+    ]
+    for r in range(1, rules.rounds + 1):
+        first = len(rows)
+        rnd = by_round.get(r)
+        for team, name in enumerate(teams):
+            if rnd is None:
+                label = f"Round {r}\nmin {minimum_text(rules, r)}"
+                if game is not None and rules.opening_by == "score":
+                    # By score only the next round's minimum is known, if the teams share it.
+                    mins = set(game.minimums(r)) if r == game.next_round else set()
+                    label = f"Round {r}\nmin {_n(mins.pop())}" if len(mins) == 1 \
+                        else f"Round {r}"
+                rows.append([label if team == 0 else "", name, *([""] * (len(head) - 2))])
+                continue
+            row = rnd["teams"][team]
+            e = row["entry"]
+            held = sum(p["red_threes_held"] * rules.red_three_penalty
+                       + p["black_threes_held"] * rules.black_three_penalty
+                       for p in e["players"])
+            left = sum(p[k] for p in e["players"] for k in keys)
+            pen = sum(ln["points"] for ln in row["lines"] if ln["clause"] == "10.7")
+            counts: dict[str, int] = {}
+            for key, n in e["canastas"].items():
+                kind = key.split()[0] if key.startswith("dirty ") else \
+                    key.removeprefix("clean ")
+                kind = kind if kind in bonus else "clean"
+                counts[kind] = counts.get(kind, 0) + n
+            shown = f"min {_n(row['opening_minimum'])}"
+            rows.append([
+                f"Round {r}\n{shown}" if team == 0 else (shown if len(
+                    {t['opening_minimum'] for t in rnd['teams']}) > 1 else ""),
+                name, *(str(counts.get(k, "")) for k in kinds),
+                str(e["red_threes_laid"] or ""), _n(melded_points(rules, e)),
+                row["went_out"] or "", f"-{_n(left)}" if left else "",
+                f"-{_n(held)}" if held else "", _n(pen) if pen else "",
+                _n(row["total"]), _n(row["running_total"]),
+            ])
+        if len(teams) > 1:
+            style.append(("SPAN", (0, first), (0, first + len(teams) - 1)))
+        if r % 2 == 0:
+            style.append(("BACKGROUND", (0, first), (-1, first + len(teams) - 1),
+                          colors.HexColor("#f6f6f6")))
+    if data:
+        first = len(rows)
+        for name, score in zip(teams, data["totals"], strict=True):
+            rows.append(["Total" if name == teams[0] else "", name,
+                         *([""] * (len(head) - 3)), _n(score)])
+        if len(teams) > 1:
+            style.append(("SPAN", (0, first), (0, len(rows) - 1)))
+        style.append(("FONT", (0, first), (-1, len(rows) - 1), "Helvetica-Bold", 9))
+    height = 0.5 * inch if game is None else 0.34 * inch
+    widths = [0.85 * inch, 1.45 * inch, *([0.55 * inch] * len(kinds)), 0.7 * inch,
+              0.62 * inch, 0.62 * inch, 0.85 * inch, 0.55 * inch, 0.65 * inch, 0.65 * inch,
+              0.75 * inch]
+    scale = min(1.0, (10.2 * inch) / sum(widths))
+    table = Table(rows, colWidths=[w * scale for w in widths],
+                  rowHeights=[0.42 * inch] + [height] * (len(rows) - 1), repeatRows=1)
+    table.setStyle(TableStyle(style))
+    flow: list[Flowable] = [
+        Paragraph(f"{_title(rules)} score sheet", st["title"]),
+        Paragraph(_esc(f"{rules.name} - {rules.source}. {summary_line(rules)}."), st["sub"]),
+    ]
+    if game is not None:
+        state = (f"Winner: {', '.join(data['winners'])}" if data and data["over"] and
+                 data.get("winners") else
+                 f"Next: round {data['next_round']}, initial minimum "
+                 + ", ".join(f"{t} {_n(m)}" for t, m in
+                             zip(teams, data["next_minimums"], strict=True))
+                 if data else "")
+        flow.append(Paragraph(_esc(f"Game {game.id}: {game.name}. {state}"), st["sub"]))
+    flow += [table, Spacer(1, 8)]
+    flow += [Paragraph(note, st["note"]) for note in rules_notes(rules)]
+    return flow
+
+
+def score_sheet(rules: Rules, path: Path, teams: list[str] | None = None) -> None:
+    """A blank sheet: a row per team per round, the round minimums and canasta values."""
+    names = teams or [f"Team {i}" for i in range(1, rules.teams + 1)]
+    _build_sheet(path, _sheet(rules, names, None), rules)
+
+
+def filled_sheet(game: KeptGame, path: Path) -> None:
+    _build_sheet(path, _sheet(game.rules, list(game.seating.teams), game), game.rules)
+
+
+def _build_sheet(path: Path, flow: list[Flowable], rules: Rules) -> None:
+    doc = SimpleDocTemplate(str(path), pagesize=landscape(letter), leftMargin=0.4 * inch,
+                            rightMargin=0.4 * inch, topMargin=0.4 * inch,
+                            bottomMargin=0.4 * inch, title=f"{_title(rules)} score sheet",
+                            author="handfoot")
+    doc.build(flow)
+
+
+# ------------------------------------------------------------------ the rules card
+def _card_flow(rules: Rules, base: str | None, size: float) -> list[Flowable]:
+    base_style = getSampleStyleSheet()["Normal"]
+    body = ParagraphStyle("b", parent=base_style, fontSize=size, leading=size * 1.2)
+    head = ParagraphStyle("h", parent=body, fontName="Helvetica-Bold", fontSize=size + 1.5,
+                          leading=(size + 1.5) * 1.3, spaceBefore=size * 0.6,
+                          textColor=colors.HexColor("#1f3b57"))
+    title = ParagraphStyle("t", parent=body, fontName="Helvetica-Bold", fontSize=size + 6,
+                           leading=(size + 6) * 1.2)
+    flow: list[Flowable] = [
+        Paragraph(f"{_title(rules)}: the rules", title),
+        Paragraph(_esc(f"{rules.name} - {rules.source}. {summary_line(rules)}."), body),
+    ]
+    changed = marked(rules, base)
+    if base is not None and changed:
+        flow.append(Paragraph(f"<i>House rules on the {_esc(base)} preset are marked "
+                              "(house rule).</i>", body))
+    flow.append(Paragraph("Scoring at a glance", head))
+    flow += [Paragraph(note, body) for note in rules_notes(rules)]
+    section = ""
+    for number, clause_title, sentences in clauses(rules, base):
+        top = number.split(".")[0]
+        if top != section:
+            section = top
+            flow.append(Paragraph(SECTIONS[top], head))
+        text = " ".join(_esc(s) for s in sentences)
+        flow.append(Paragraph(f"<b>{number} {_esc(clause_title)}.</b> {text}", body))
+    return flow
+
+
+def rules_card(rules: Rules, path: Path, base: str | None = None) -> int:
+    """The complete rules on one page, in two columns; the type shrinks until they fit.
+    Returns the number of pages (1 unless even the smallest type overflows)."""
+    pages = 0
+    for size in (8.5, 8.0, 7.5, 7.0, 6.6, 6.2, 5.8, 5.4):
+        buf = io.BytesIO()
+        pages = _build_card(buf, rules, base, size)
+        if pages == 1:
+            break
+    path.write_bytes(buf.getvalue())
+    return pages
+
+
+def _build_card(out: io.BytesIO, rules: Rules, base: str | None, size: float) -> int:
+    width, height = letter
+    margin = 0.45 * inch
+    gap = 0.25 * inch
+    col = (width - 2 * margin - gap) / 2
+    frames = [Frame(margin, margin, col, height - 2 * margin, id="left", leftPadding=0,
+                    rightPadding=0, topPadding=0, bottomPadding=0),
+              Frame(margin + col + gap, margin, col, height - 2 * margin, id="right",
+                    leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)]
+    doc = BaseDocTemplate(out, pagesize=letter, title=f"{_title(rules)} rules card",
+                          author="handfoot")
+    doc.addPageTemplates([PageTemplate(id="two", frames=frames)])
+    doc.build(_card_flow(rules, base, size))
+    return int(doc.page)
