@@ -450,3 +450,15 @@ def test_8_5_solo_players_ask_nobody() -> None:
     assert clause(g, "ask") == "8.5"
     play(g, ["meld 9 9 9", "discard 4"])
     assert g.results[0]["ended_by"] == "went_out"
+
+
+def test_8_2_quota_missing_names_what_each_kind_is_short_of() -> None:
+    knee = tables_for(preset("hand-knee-foot"))
+    assert knee.quota_missing([]) == {"7s": 1, "5s": 1, "wild": 1, "clean": 1, "dirty": 1}
+    # A second canasta of 7s fills the clean requirement (decision D2), never the dirty one.
+    assert knee.quota_missing(["7s", "7s", "5s", "wild"]) == {"dirty": 1}
+    assert knee.quota_met(["7s", "7s", "5s", "wild", "dirty"])
+    classic = tables_for(preset("hand-and-foot-classic"))
+    assert classic.quota_missing(["clean", "clean", "clean", "dirty"]) == {"dirty": 1, "wild": 1}
+    lenient = tables_for(preset("hand-and-foot-classic").replace(clean_fills_dirty=True))
+    assert lenient.quota_missing(["clean", "clean", "clean", "dirty"]) == {"wild": 1}

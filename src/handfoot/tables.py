@@ -102,7 +102,11 @@ class Tables:
         return self.rank_kind[slot] or "clean"
 
     def quota_met(self, kinds: list[str]) -> bool:
-        """Whether these canastas cover the going-out quota (rule 8.2).
+        """Whether these canastas cover the going-out quota (rule 8.2)."""
+        return not self.quota_missing(kinds)
+
+    def quota_missing(self, kinds: list[str]) -> dict[str, int]:
+        """The canastas of each kind these canastas leave the quota short of (rule 8.2).
 
         Each canasta can fill a chain of requirements: a rank canasta (7s) its own kind, then
         "clean" where special_fills_clean; a clean one "clean", then "dirty" where
@@ -114,24 +118,25 @@ class Tables:
         for k in kinds:
             have[k] = have.get(k, 0) + 1
         need = dict(self.quota)
+        short: dict[str, int] = {}
         spare_clean = 0
         for kind, count in have.items():
-            if kind in ("clean", "dirty", "wild"):
-                continue
-            want = need.get(kind, 0)
-            if count < want:
-                return False
-            spare_clean += count - want
+            if kind not in ("clean", "dirty", "wild"):
+                spare_clean += max(0, count - need.get(kind, 0))
         for kind, want in need.items():
             if kind not in ("clean", "dirty", "wild") and have.get(kind, 0) < want:
-                return False
+                short[kind] = want - have.get(kind, 0)
         clean = have.get("clean", 0) + (spare_clean if rules.special_fills_clean else 0)
         if clean < need.get("clean", 0):
-            return False
+            short["clean"] = need["clean"] - clean
         dirty = have.get("dirty", 0)
         if rules.clean_fills_dirty:
-            dirty += clean - need.get("clean", 0)
-        return dirty >= need.get("dirty", 0) and have.get("wild", 0) >= need.get("wild", 0)
+            dirty += max(0, clean - need.get("clean", 0))
+        if dirty < need.get("dirty", 0):
+            short["dirty"] = need["dirty"] - dirty
+        if have.get("wild", 0) < need.get("wild", 0):
+            short["wild"] = need["wild"] - have.get("wild", 0)
+        return {kind: n for kind, n in short.items() if n > 0}
 
 
 def _ratio_ok(rules: Rules, naturals: int, wilds: int) -> bool:

@@ -26,34 +26,8 @@ def quota_met(v: SeatView, team: int) -> bool:
 
 
 def missing(v: SeatView, team: int) -> dict[str, int]:
-    """Canastas of each kind the team still lacks, filling the most specific need first."""
-    t = tables(v)
-    have: dict[str, int] = {}
-    for k in canasta_kinds(v, team):
-        have[k] = have.get(k, 0) + 1
-    out: dict[str, int] = {}
-    spare_clean = 0
-    for kind, want in v.rules.quota:
-        if kind in ("clean", "dirty", "wild"):
-            continue
-        got = have.get(kind, 0)
-        if got < want:
-            out[kind] = want - got
-    for kind, got in have.items():
-        if kind not in ("clean", "dirty", "wild"):
-            spare_clean += max(0, got - dict(v.rules.quota).get(kind, 0))
-    quota = dict(t.quota)
-    clean = have.get("clean", 0) + (spare_clean if v.rules.special_fills_clean else 0)
-    if clean < quota.get("clean", 0):
-        out["clean"] = quota["clean"] - clean
-    dirty = have.get("dirty", 0)
-    if v.rules.clean_fills_dirty:
-        dirty += max(0, clean - quota.get("clean", 0))
-    if dirty < quota.get("dirty", 0):
-        out["dirty"] = quota["dirty"] - dirty
-    if have.get("wild", 0) < quota.get("wild", 0):
-        out["wild"] = quota["wild"] - have.get("wild", 0)
-    return out
+    """Canastas of each kind the team still lacks for the quota (the engine's assignment)."""
+    return tables(v).quota_missing(canasta_kinds(v, team))
 
 
 def hand_points(v: SeatView) -> int:
