@@ -186,7 +186,7 @@ def scores_text(s: Session) -> str:
     v = s.view()
     lines = ["[u]Scores[/u]"]
     for team in range(v.rules.teams):
-        who = "Us" if team == v.team else f"t{team}"
+        who = "Us" if team == v.team else ("Them" if v.rules.teams == 2 else f"t{team}")
         per_round = " ".join(str(r["teams"][team]["total"]) for r in v.results)
         lines.append(f"{who:>4} [b]{v.totals[team]:>6}[/b]  {per_round}")
     return "\n".join(lines)
