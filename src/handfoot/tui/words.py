@@ -55,12 +55,15 @@ def describe(event: Event, names: list[str], rules: Rules) -> str | None:
     if name == "upcard":
         return f"upcard {KIND_TOKENS[_int(d[0])]}"
     if name == "upcard_rejected":
-        return f"upcard {KIND_TOKENS[_int(d[0])]} is buried in the stock"
+        where = "is buried in the stock" if rules.upcard_rejected == "bury" else "is covered"
+        return f"upcard {KIND_TOKENS[_int(d[0])]} {where}"
     if name == "take_pile":
+        n = _int(d[1])
         return _says(who, "takes", "take") + \
-            f" the pile: {_int(d[1])} cards, {KIND_TOKENS[_int(d[0])]} on top"
+            f" the pile: {n} card{'s' if n != 1 else ''}, {KIND_TOKENS[_int(d[0])]} on top"
     if name == "pile_to_hand":
-        return f"{len(d)} pile cards go to {'your' if who == YOU else who + '’s'} hand"
+        goes = "pile cards go" if len(d) != 1 else "pile card goes"
+        return f"{len(d)} {goes} to {'your' if who == YOU else who + '’s'} hand"
     if name == "meld":
         slot = _int(d[0])
         return _says(who, "melds", "meld") + \
