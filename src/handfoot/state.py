@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .cards import NUM_SLOTS
 from .deal import Deal
 from .rules import Rules
 from .tables import Tables
@@ -165,13 +164,3 @@ class State:
         other.went_out = self.went_out
         other.minimum = self.minimum
         other.t = self.t
-
-    # ------------------------------------------------------------------ simple facts
-    def team_of(self, seat: int) -> int:
-        return seat % (self.rules.players // self.rules.team_size)
-
-    def in_foot(self, seat: int) -> bool:
-        return self.packet_no[seat] == len(self.rules.packets) - 1
-
-    def empty_slots(self) -> list[list[int]]:
-        return [[0] * NUM_SLOTS for _ in range(self.rules.teams)]
