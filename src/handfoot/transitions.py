@@ -32,6 +32,7 @@ from .cards import (
 )
 from .deal import seeded_deal
 from .events import Event, Refusal
+from .scoring import score_round
 from .state import (
     ANSWER,
     DRAW,
@@ -195,8 +196,6 @@ def _end_turn(g: State, events: list[Event]) -> None:
 
 
 def end_round(g: State, how: str, events: list[Event]) -> None:
-    from .scoring import score_round
-
     g.ended_by = how
     result = score_round(g)
     g.results.append(result)
