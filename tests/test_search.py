@@ -6,10 +6,12 @@ import time
 
 import pytest
 
-from handfoot.actions import Discard, TakePile
+from handfoot.actions import Add, Discard, TakePile
 from handfoot.bots import HeuristicBot, SearchBot, make_bot
 from handfoot.bots.base import play
 from handfoot.bots.evaluate import FEATURES, WEIGHTS_KNEE, WEIGHTS_TWO, features, value
+from handfoot.bots.plans import HEURISTIC, Plan, act, candidates, play_turn
+from handfoot.cards import JOKER, TWO, WILD_SLOT
 from handfoot.engine import Game
 from handfoot.presets import preset
 from handfoot.views import view
@@ -91,3 +93,30 @@ def test_the_evaluation_is_antisymmetric_mid_round() -> None:
         g.apply(g.legal_actions()[0])
     assert len(features(g, 0)) == len(FEATURES) == len(WEIGHTS_TWO) == len(WEIGHTS_KNEE)
     assert value(g, 0, 1) == pytest.approx(-value(g, 1, 1))
+
+
+@pytest.mark.parametrize("name", ["hand-and-foot", "hand-knee-foot"])
+def test_the_heuristic_plan_plays_as_the_heuristic(name: str) -> None:
+    policy = HeuristicBot(seed=0)
+    for g in searched_positions(name, 13, 6):
+        v = view(g, g.actor)
+        legal = g.legal_actions()
+        plans = candidates(policy, v, legal, 100.0)
+        assert plans[0] == HEURISTIC and len(set(plans)) == len(plans)
+        assert act(policy, HEURISTIC, v, legal, 100.0) == policy.choose(v, legal)
+
+
+def test_a_plan_is_played_to_the_end_of_the_turn() -> None:
+    g = searched_positions("hand-and-foot", 17, 1)[0]
+    seat, turns = g.seat, g.turns
+    play_turn(HeuristicBot(seed=0), Plan(save_wilds=True), g, seat, 100.0)
+    assert g.over or g.results or (g.turns == turns + 1 and g.seat != seat)
+
+
+def test_saving_wild_cards_keeps_them_off_rank_melds() -> None:
+    plan = Plan(save_wilds=True)
+    policy = HeuristicBot(seed=0)
+    for g in searched_positions("hand-knee-foot", 19, 6):
+        v = view(g, g.actor)
+        a = act(policy, plan, v, g.legal_actions(), 100.0)
+        assert not (isinstance(a, Add) and a.slot != WILD_SLOT and a.kind in (TWO, JOKER))

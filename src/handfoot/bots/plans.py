@@ -1,0 +1,107 @@
+"""Whole-turn plans: the heuristic's turn with its few real choices made differently.
+
+A plan fixes what the heuristic would otherwise decide alone during one turn: stock or pile,
+which of its favourite discards to throw, whether wild cards go onto rank melds, and whether to
+go out (or ask) this turn.  Everything else (which melds to lay) stays the heuristic's, so a plan
+is a small policy the search bot can play out in a sampled world and then follow for real.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..actions import Action, Add, Ask, Discard, Draw, Start, TakePile
+from ..cards import JOKER, TWO, WILD_SLOT
+from ..engine import Game
+from ..state import DRAW
+from ..views import SeatView, view
+from .heuristic import HeuristicBot, _Context
+
+_NEVER = -10_000.0
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    take: Action | None = None  # the draw-phase action; None leaves it to the heuristic
+    discard: int = 0  # which of the heuristic's discards, best first
+    save_wilds: bool = False  # no wild card onto (or into) a rank meld this turn
+    go_out: bool = True  # False: never ask nor go out this turn
+
+
+HEURISTIC = Plan()
+
+
+def act(policy: HeuristicBot, plan: Plan, v: SeatView, legal: Sequence[Action],
+        spread: float) -> Action:
+    """The plan's action for the turn seat in ``v``."""
+    if len(legal) == 1:
+        return legal[0]
+    if v.phase == "draw" and plan.take is not None and plan.take in legal:
+        return plan.take
+    ctx = _Context(v)
+    foot = v.packet_no == len(v.rules.packets) - 1
+    cards = sum(v.hand)
+    scored: list[tuple[float, int, Action]] = []
+    for i, a in enumerate(legal):
+        sc = policy.score(ctx, a)
+        if plan.save_wilds and ((isinstance(a, Add) and a.slot != WILD_SLOT
+                                 and a.kind in (TWO, JOKER))
+                                or (isinstance(a, Start) and a.slot != WILD_SLOT
+                                    and a.twos + a.jokers > 0)):
+            sc = min(sc, -50.0)
+        if not plan.go_out and foot:
+            # Keep two cards after melding (one to throw, one to hold): no way out this turn.
+            if isinstance(a, Ask) or (isinstance(a, Discard) and cards <= 1):
+                sc = _NEVER
+            elif isinstance(a, Start | Add) and cards - (3 if isinstance(a, Start) else 1) < 2:
+                sc = _NEVER + 1
+        scored.append((sc, i, a))
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    best = scored[0]
+    if isinstance(best[2], Discard) and plan.discard:
+        discards = [s for s in scored if isinstance(s[2], Discard) and best[0] - s[0] <= spread]
+        return discards[min(plan.discard, len(discards) - 1)][2]
+    return best[2]
+
+
+def candidates(policy: HeuristicBot, v: SeatView, legal: Sequence[Action],
+               spread: float, variants: int = 15) -> list[Plan]:
+    """The heuristic's own plan first, then plans that change one of its choices.  ``variants``
+    says which (bits): 1 the other way to draw (stock or pile), 2 the second discard, 4 wild
+    cards kept off rank melds, 8 not going out this turn."""
+    ctx = _Context(v)
+    plans = [HEURISTIC]
+    takes = [a for a in legal if isinstance(a, TakePile | Draw)]
+    if len(takes) > 1 and variants & 1:
+        first = max(takes, key=lambda a: policy.score(ctx, a))
+        for a in takes:
+            if a != first:
+                plans.append(Plan(take=a))
+    if variants & 2:
+        plans.append(Plan(discard=1))
+    hand = v.hand
+    if hand[TWO] + hand[JOKER] and variants & 4:
+        plans.append(Plan(save_wilds=True))
+    # Going out is near when the seat plays its foot: compare going out now with waiting.
+    if v.packet_no == len(v.rules.packets) - 1 and sum(hand) <= 8 and variants & 8:
+        plans.append(Plan(go_out=False))
+    return plans
+
+
+def play_turn(policy: HeuristicBot, plan: Plan, g: Game, seat: int, spread: float) -> None:
+    """Play ``seat``'s turn in ``g`` to its end under ``plan`` (partners answer by heuristic)."""
+    round_no = g.round_no
+    turns = g.turns
+    while not g.over and g.round_no == round_no and g.turns == turns:
+        if g.seat != seat:
+            return
+        legal = g.legal_actions()
+        if g.actor == seat:
+            a = act(policy, plan, view(g, seat), legal, spread)
+        else:
+            a = legal[0] if len(legal) == 1 else policy.rank(view(g, g.actor), legal)[0]
+        g.apply(a)
+        if g.phase == DRAW and g.seat == seat and g.turns != turns:
+            return
+
