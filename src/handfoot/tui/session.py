@@ -146,6 +146,8 @@ class Session:
         names = [s.name for s in record.seats]
         human = names.index(HUMAN_NAME) if HUMAN_NAME in names else 0
         recorder = Recorder(record.new_game(), names, record.description)
+        # The current round's events, so the log picks up where the game was left.
+        this_round: list[tuple[list[Event], int]] = []
         for rnd in record.rounds:
             for seat, action in rnd.actions:
                 refusal = recorder.game.refusal(action)
@@ -153,7 +155,11 @@ class Session:
                     why = refusal_text(refusal) if refusal else "not that seat's move"
                     raise PlayError(f"round {rnd.round}: {action.text!r} by seat {seat} "
                                     f"does not replay: {why}")
-                recorder.apply(action, seat)
+                events = recorder.apply(action, seat)
+                if any(e.name == "deal" for e in events):
+                    this_round.clear()
+                else:
+                    this_round.append((events, seat))
         seed = record.seed or 0
         players: dict[int, Bot] = {}
         for seat, name in enumerate(names):
@@ -161,6 +167,8 @@ class Session:
                 players[seat] = make_bot(name or default_bot, seed=seed * 10 + seat + 17)
         session = cls(recorder, human, players, save_path)
         session.shown_results = len(recorder.game.results)
+        for events, seat in this_round:
+            session._log_events(events, seat)
         session.log.add(f"resumed after {sum(len(r.actions) for r in record.rounds)} moves")
         return session
 
