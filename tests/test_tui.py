@@ -397,6 +397,10 @@ def test_resume_carries_on_a_saved_game(tmp_path: Path) -> None:
     again = Session.resume(load_record(save.read_text(encoding="utf-8")), save)
     assert view(again.game, 0) == view(s.game, 0)
     assert again.human == 0 and sorted(again.bots) == [1, 2, 3]
+    # The log picks up the round so far: the last discard before saving is in it.
+    last_discard = next(line for line in reversed(s.log.lines) if "discard" in line)
+    assert last_discard in again.log.lines
+    assert again.log.lines[-1].startswith("resumed after")
 
 
 # ---------------------------------------------------------------------- the command line
