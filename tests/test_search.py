@@ -120,3 +120,29 @@ def test_saving_wild_cards_keeps_them_off_rank_melds() -> None:
         v = view(g, g.actor)
         a = act(policy, plan, v, g.legal_actions(), 100.0)
         assert not (isinstance(a, Add) and a.slot != WILD_SLOT and a.kind in (TWO, JOKER))
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_search_looks_ahead_to_its_seats_next_turn_by_default(players: int) -> None:
+    rules = preset("hand-and-foot", players)
+    g = Game.new(rules, seed=23)
+    v = view(g, g.actor)
+    assert SearchBot(seed=0)._replies(v) == players - 1
+    assert SearchBot(seed=0, reply=1)._replies(v) == 1
+
+
+def test_the_replies_bring_a_plan_back_to_the_seats_next_turn() -> None:
+    g = searched_positions("hand-and-foot", 29, 1)[0]
+    seat, turns = g.seat, g.turns
+    bot = SearchBot(seed=0)
+    play_turn(bot.policy, HEURISTIC, g, seat, 100.0)
+    bot._reply(g, bot._replies(view(g, seat)))
+    assert g.over or g.results or (g.seat == seat and g.turns == turns + g.rules.players)
+
+
+def test_the_third_discard_is_a_plan_when_asked_for() -> None:
+    policy = HeuristicBot(seed=0)
+    g = searched_positions("hand-and-foot", 31, 1)[0]
+    v = view(g, g.actor)
+    assert Plan(discard=2) in candidates(policy, v, g.legal_actions(), 100.0, 16)
+    assert Plan(discard=2) not in candidates(policy, v, g.legal_actions(), 100.0, 15)

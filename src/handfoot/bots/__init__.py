@@ -13,6 +13,7 @@ from typing import Any
 from .base import Bot
 from .basic import BasicBot
 from .heuristic import HeuristicBot
+from .oracle import OracleBot
 from .random_bot import RandomBot
 from .search import SearchBot
 
@@ -23,16 +24,27 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "search": SearchBot,
 }
 
+# Bots for analysis only: they see every card, so they play in the arena and simulations, never
+# at a table.
+ANALYSIS_BOTS: dict[str, Callable[..., Bot]] = {
+    "oracle": OracleBot,
+}
+
 
 class BotError(ValueError):
     """An unknown bot name or a bad bot option."""
 
 
-def make_bot(spec: str, seed: int = 0, **options: Any) -> Bot:
-    """A bot from a name such as ``heuristic`` or ``search:ms=50`` (options after a colon)."""
+def make_bot(spec: str, seed: int = 0, analysis: bool = False, **options: Any) -> Bot:
+    """A bot from a name such as ``heuristic`` or ``search:ms=50`` (options after a colon);
+    ``analysis`` also allows the bots that see every card (the arena and simulations)."""
     name, _, rest = spec.partition(":")
-    if name not in BOTS:
-        raise BotError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")
+    known = BOTS | ANALYSIS_BOTS if analysis else BOTS
+    if name in ANALYSIS_BOTS and not analysis:
+        raise BotError(f"bot {name!r} sees every card: it plays only in the arena and "
+                       f"simulations, never at a table")
+    if name not in known:
+        raise BotError(f"unknown bot {name!r}; known: {', '.join(known)}")
     opts = dict(options)
     for item in filter(None, rest.split(",")):
         key, sep, value = item.partition("=")
@@ -43,10 +55,10 @@ def make_bot(spec: str, seed: int = 0, **options: Any) -> Bot:
         except ValueError:
             raise BotError(f"bot option {key!r}: {value!r} is not a number") from None
     try:
-        return BOTS[name](seed=seed, **opts)
+        return known[name](seed=seed, **opts)
     except TypeError as err:
         raise BotError(f"bot {name!r}: {err}") from None
 
 
-__all__ = ["BOTS", "BasicBot", "Bot", "BotError", "HeuristicBot", "RandomBot", "SearchBot",
-           "make_bot"]
+__all__ = ["ANALYSIS_BOTS", "BOTS", "BasicBot", "Bot", "BotError", "HeuristicBot", "OracleBot",
+           "RandomBot", "SearchBot", "make_bot"]

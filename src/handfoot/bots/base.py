@@ -18,12 +18,19 @@ class Bot(Protocol):
         ...
 
 
+def ask(bot: Bot, game: Game) -> Action:
+    """The bot's action for the seat that must act: it gets that seat's view and the legal
+    list, and only an analysis bot that sees every card (``sees_all``, the oracle) is shown the
+    game itself first."""
+    actor = game.actor
+    if getattr(bot, "sees_all", False):
+        bot.see(game)  # type: ignore[attr-defined]
+    return bot.choose(view(game, actor), game.legal_actions())
+
+
 def play(game: Game, bots: Sequence[Bot], until_round_end: bool = False) -> Game:
     """Let the bots (one per seat) play until the game ends, or the current round does."""
     start = game.round_no
     while not game.over and not (until_round_end and game.round_no != start):
-        actor = game.actor
-        legal = game.legal_actions()
-        action = bots[actor].choose(view(game, actor), legal)
-        game.apply(action)
+        game.apply(ask(bots[game.actor], game))
     return game

@@ -69,7 +69,7 @@ def candidates(policy: HeuristicBot, v: SeatView, legal: Sequence[Action],
                spread: float, variants: int = 15) -> list[Plan]:
     """The heuristic's own plan first, then plans that change one of its choices.  ``variants``
     says which (bits): 1 the other way to draw (stock or pile), 2 the second discard, 4 wild
-    cards kept off rank melds, 8 not going out this turn."""
+    cards kept off rank melds, 8 not going out this turn, 16 the third discard."""
     ctx = _Context(v)
     plans = [HEURISTIC]
     takes = [a for a in legal if isinstance(a, TakePile | Draw)]
@@ -80,6 +80,8 @@ def candidates(policy: HeuristicBot, v: SeatView, legal: Sequence[Action],
                 plans.append(Plan(take=a))
     if variants & 2:
         plans.append(Plan(discard=1))
+    if variants & 16:
+        plans.append(Plan(discard=2))
     hand = v.hand
     if hand[TWO] + hand[JOKER] and variants & 4:
         plans.append(Plan(save_wilds=True))

@@ -1,19 +1,19 @@
-"""Determinized search over whole-turn plans, valued by the fitted evaluation at the turn's end.
+"""Determinized search over whole-turn plans, valued by the fitted evaluation a round later.
 
 At its turn's first real choice the bot builds a few plans (``plans.candidates``): the
 heuristic's own turn, and turns that change one of its real choices (``variants``, a bit set:
 1 take the pile or draw the other way, 2 throw its second discard, 4 keep the wild cards off
-rank melds, 8 do not go out this turn; the default 14 leaves the draw to the heuristic, which
-measured better).  Each plan is played to
-the end of the turn in the same sampled worlds (``views.sample_world``; common random numbers, so
-the comparison sees the plan, not the deal) and the position is valued by ``evaluate.value``, a
-fitted prediction of the final round score difference, turned into a chance to win the round
-(``evaluate.win_chance``; ``win=0`` maximises the expected difference instead).  The evaluation
-is the look-ahead: no opponent is played, so many more worlds fit in a budget than with
-rollouts (about 50 to 70 in 50 ms here).  ``margin`` (points, default 0) gives the heuristic's plan
-a head start.  The chosen
-plan is then followed for the rest of the turn.  Answering "may I go out?" is searched the same
-way: the asking partner's turn is played out after each answer.
+rank melds, 8 do not go out this turn, 16 throw its third discard; default 15).  Each plan is
+played to the end of the turn in the same sampled worlds (``views.sample_world``; common random
+numbers, so the comparison sees the plan, not the deal); then the other seats play their turns
+as the heuristic would until the seat's own next turn (``reply``, default players - 1), so the
+plan meets its consequences: the pile it fed, the canasta it left to be finished, the round it
+let the opponents end.  The position is valued by ``evaluate.value``, a fitted prediction of the
+final round score difference, turned into a chance to win the round (``evaluate.win_chance``;
+``win=0`` maximises the expected difference instead).  ``margin`` (points, default 0) gives the
+heuristic's plan a head start.  The chosen plan is then followed for the rest of the turn.
+Answering "may I go out?" is searched the same way: the asking partner's turn is played out
+after each answer, then the replies (``answer_reply=0`` stops at the asker's turn).
 
 Budget: ``worlds=N`` worlds per decision (the same seed gives the same play), or ``ms=N``
 milliseconds per decision (then how many worlds fit depends on the machine and its load, so
@@ -41,8 +41,9 @@ class SearchBot:
     name = "search"
 
     def __init__(self, seed: int = 0, ms: float = 0.0, worlds: int = 16, width: int = 6,
-                 margin: float = 0.0, spread: float = 100.0, variants: int = 14,
-                 win: int = 1) -> None:
+                 margin: float = 0.0, spread: float = 100.0, variants: int = 15,
+                 win: int = 1, reply: int = -1,
+                 answer_reply: int = 1) -> None:
         self.rng = random.Random(f"search/{seed}")
         self.ms = float(ms)
         self.worlds = int(worlds)
@@ -51,6 +52,8 @@ class SearchBot:
         self.spread = float(spread)
         self.variants = int(variants)
         self.win = bool(win)
+        self.reply = int(reply)
+        self.answer_reply = bool(answer_reply)
         self.policy = HeuristicBot(seed)
         self._plan: tuple[tuple[int, int, int], Plan] | None = None
 
@@ -73,9 +76,11 @@ class SearchBot:
         if len(plans) == 1:
             return plans[0]
         seat, spread, policy = v.seat, self.spread, self.policy
+        replies = self._replies(v)
 
         def trial(world: Game, plan: Plan) -> None:
             play_turn(policy, plan, world, seat, spread)
+            self._reply(world, replies)
 
         return plans[self._search(v, plans, trial)]
 
@@ -83,12 +88,31 @@ class SearchBot:
         first = self.policy.rank(v, answers)[0]
         ordered = [first] + [a for a in answers if a != first]
         asker, policy, spread = v.turn, self.policy, self.spread
+        replies = self._replies(v) if self.answer_reply else 0
 
         def trial(world: Game, answer: Action) -> None:
             world.apply(answer)
             play_turn(policy, HEURISTIC, world, asker, spread)
+            self._reply(world, replies)
 
         return ordered[self._search(v, ordered, trial)]
+
+    def _world(self, v: SeatView) -> Game:
+        """One world consistent with what the seat sees."""
+        return sample_world(v, self.rng)
+
+    def _replies(self, v: SeatView) -> int:
+        """How many turns the other seats play after a plan: by default until the seat's own
+        next turn."""
+        return v.rules.players - 1 if self.reply < 0 else self.reply
+
+    def _reply(self, world: Game, turns: int) -> None:
+        """The seats after the plan's turn play ``turns`` turns as the heuristic would."""
+        round_no = world.round_no
+        for _ in range(turns):
+            if world.over or world.round_no != round_no:
+                return
+            play_turn(self.policy, HEURISTIC, world, world.seat, self.spread)
 
     def _search(self, v: SeatView, options: list[T], trial: Callable[[Game, T], None]) -> int:
         """The index of the option with the best mean value (the first gets ``margin``)."""
@@ -98,7 +122,7 @@ class SearchBot:
         score = win_chance if self.win else value
         worlds = 0
         while True:
-            world = sample_world(v, self.rng)
+            world = self._world(v)
             for i, option in enumerate(options):
                 g = world.clone()
                 trial(g, option)

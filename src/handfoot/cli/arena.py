@@ -24,7 +24,9 @@ def add_parser(subparsers: Any) -> None:
         "two bots, a round robin and a rating table.",
     )
     parser.add_argument("--bots", nargs="+", required=True, metavar="SPEC",
-                        help="two or more bots, e.g. heuristic random or search:worlds=8")
+                        help="two or more bots, e.g. heuristic random or search:worlds=8 "
+                        "(random, basic, heuristic, search; and oracle, which sees every "
+                        "card: an upper bound for analysis)")
     parser.add_argument("--deals", type=int, default=100, metavar="N",
                         help="deals per pair, each played twice (default: 100)")
     parser.add_argument("--rounds", type=int, default=None, metavar="N",

@@ -61,7 +61,8 @@ def play_deal(rules: Rules, bot_a: str, bot_b: str, seed: int, deal: int) -> Dea
     turns: list[int] = []
     for a_team in (0, 1):
         bots = [
-            make_bot(bot_a if seat % 2 == a_team else bot_b, bot_seed(seed, deal, seat))
+            make_bot(bot_a if seat % 2 == a_team else bot_b, bot_seed(seed, deal, seat),
+                     analysis=True)
             for seat in range(rules.players)
         ]
         game = play(Game.new(rules, seed=game_seed(seed, deal)), bots)
@@ -131,7 +132,8 @@ def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0, jobs
     if deals < 1:
         raise SimError("--deals must be at least 1")
     for spec in bots:
-        make_bot(spec, 0)  # a bad name or option fails here, before any worker starts
+        # A bad name or option fails here, before any worker starts.
+        make_bot(spec, 0, analysis=True)
     pairs = [(a, b) for i, a in enumerate(bots) for b in bots[i + 1:]]
     items = [(rules, a, b, seed, d) for a, b in pairs for d in range(deals)]
     bar = Progress("arena deals", len(items), enabled=progress)

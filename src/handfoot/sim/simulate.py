@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import make_bot
+from ..bots.base import ask
 from ..engine import Game
 from ..rules import Rules
-from ..views import view
 from .runner import Progress, SimError, derive_seed, run_all
 
 ENDINGS = ("went_out", "stock_out", "turn_cap")
@@ -46,7 +46,8 @@ def bot_seed(seed: int, game: int, seat: int) -> int:
 
 def play_game(rules: Rules, bot: str, seed: int, game_no: int) -> list[dict[str, Any]]:
     """One game, one record per round (module level: runs in workers and Ray tasks)."""
-    bots = [make_bot(bot, bot_seed(seed, game_no, s)) for s in range(rules.players)]
+    bots = [make_bot(bot, bot_seed(seed, game_no, s), analysis=True)
+            for s in range(rules.players)]
     game = Game.new(rules, seed=game_seed(seed, game_no))
     teams = rules.teams
     # Red threes dealt in the first round are laid inside Game.new, before any event we see.
@@ -55,8 +56,7 @@ def play_game(rules: Rules, bot: str, seed: int, game_no: int) -> list[dict[str,
         red[s % teams] += n
     records = []
     while not game.over:
-        actor = game.actor
-        events = game.apply(bots[actor].choose(view(game, actor), game.legal_actions()))
+        events = game.apply(ask(bots[game.actor], game))
         for event in events:
             if event.name == "red_three":
                 count = event.detail[0]
@@ -96,7 +96,7 @@ def run_simulation(variants: Sequence[Variant], bot: str, games: int, seed: int 
     """Play every variant ``games`` times; rounds and summaries as one JSON-ready mapping."""
     if games < 1:
         raise SimError("--games must be at least 1")
-    make_bot(bot, 0)  # a bad bot name fails before any worker starts
+    make_bot(bot, 0, analysis=True)  # a bad bot name fails before any worker starts
     items = [(v.rules, bot, seed, g) for v in variants for g in range(games)]
     bar = Progress("simulate games", len(items), enabled=progress)
     start = time.perf_counter()
