@@ -12,11 +12,12 @@ from rich.markup import escape
 
 from ..bots.knowledge import missing
 from ..cards import BLACK_THREE, JOKER, KIND_TOKENS, NATURAL_RANKS, RED_THREE, TWO, slot_token
+from ..narrate import meld_text
 from ..scoring import winners
 from ..tables import tables_for
 from ..views import SeatView
 from .session import Session
-from .words import YOU, meld_cards
+from .words import YOU
 
 PHASE_WORDS = {
     "draw": "draw (s) or take the pile (p)",
@@ -176,7 +177,7 @@ def stage_text(s: Session) -> str:
     lines = [f"Picked: {chosen or '—'}"]
     if s.staged:
         parts = ", ".join(
-            f"{slot_token(p.slot)}: {meld_cards(p.slot, p.naturals, p.twos, p.jokers)}"
+            f"{slot_token(p.slot)}: {meld_text(p.slot, p.naturals, p.twos, p.jokers)}"
             for p in s.staged)
         lines.append(f"To lay: {parts} = {s.staged_points()} pts (Enter lays down)")
     return "\n".join(lines)

@@ -39,11 +39,12 @@ from ..cards import (
 from ..clauses import CLAUSES
 from ..engine import Event, Game
 from ..events import Refusal
+from ..narrate import meld_text
 from ..record import Record, Recorder, record_to_json
 from ..rules import Rules
 from ..tables import tables_for
 from ..views import SeatView, view
-from .words import YOU, describe, drawn_text, meld_cards, seat_names
+from .words import YOU, describe, drawn_text, seat_names
 
 HUMAN_NAME = "you"
 
@@ -86,7 +87,7 @@ class Log:
         old = self._run.setdefault(slot, [0, 0, 0])
         for i in range(3):
             old[i] += counts[i]
-        melds = " · ".join(f"{slot_token(s)}: {meld_cards(s, *c)}" for s, c in self._run.items())
+        melds = " · ".join(f"{slot_token(s)}: {meld_text(s, *c)}" for s, c in self._run.items())
         self.lines[-1] = f"{name} {'meld' if name == YOU else 'melds'} {melds}"
         self.revision += 1
 

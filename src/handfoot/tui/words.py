@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..cards import KIND_NAMES, KIND_TOKENS, NUM_KINDS, WILD_SLOT, format_cards, slot_token
+from ..cards import KIND_TOKENS, NUM_KINDS, format_cards, slot_token
 from ..engine import Event
+from ..narrate import meld_text
 from ..rules import Rules
 
 YOU = "You"
@@ -24,11 +25,6 @@ def seat_names(rules: Rules, human: int) -> list[str]:
 
 def _says(name: str, third: str, second: str) -> str:
     return f"{name} {second if name == YOU else third}"
-
-
-def meld_cards(slot: int, n: int, twos: int, jokers: int) -> str:
-    cards = [KIND_TOKENS[slot]] * n if slot != WILD_SLOT else []
-    return " ".join(cards + ["2"] * twos + ["JK"] * jokers)
 
 
 def _int(x: object) -> int:
@@ -67,7 +63,7 @@ def describe(event: Event, names: list[str], rules: Rules) -> str | None:
     if name == "meld":
         slot = _int(d[0])
         return _says(who, "melds", "meld") + \
-            f" {slot_token(slot)}: {meld_cards(slot, *(_int(x) for x in d[1:]))}"
+            f" {slot_token(slot)}: {meld_text(slot, *(_int(x) for x in d[1:]))}"
     if name == "canasta":
         return f"★ {who}: {d[1]} canasta of {slot_token(_int(d[0]))}"
     if name == "opening":
@@ -103,7 +99,3 @@ def drawn_text(before: tuple[int, ...], after: tuple[int, ...], event: Event,
     if not new:
         return _says(names[event.seat], "draws", "draw") + f" {event.detail[0]} cards"
     return _says(names[event.seat], "draws", "draw") + f" {format_cards(new)}"
-
-
-def kind_name(kind: int) -> str:
-    return KIND_NAMES[kind]
