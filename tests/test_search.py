@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import math
 import time
 
 import pytest
 
-from handfoot.actions import Add, Discard, TakePile
+from handfoot.actions import Add, Discard, Start, TakePile
 from handfoot.bots import HeuristicBot, SearchBot, make_bot
 from handfoot.bots.base import play
-from handfoot.bots.evaluate import FEATURES, WEIGHTS_KNEE, WEIGHTS_TWO, features, value
+from handfoot.bots.evaluate import (
+    FEATURES,
+    WEIGHTS_KNEE,
+    WEIGHTS_TWO,
+    features,
+    progress,
+    sigma_for,
+    value,
+    win_chance,
+)
 from handfoot.bots.plans import HEURISTIC, Plan, act, candidates, play_turn
 from handfoot.cards import JOKER, TWO, WILD_SLOT
 from handfoot.engine import Game
@@ -146,3 +156,50 @@ def test_the_third_discard_is_a_plan_when_asked_for() -> None:
     v = view(g, g.actor)
     assert Plan(discard=2) in candidates(policy, v, g.legal_actions(), 100.0, 16)
     assert Plan(discard=2) not in candidates(policy, v, g.legal_actions(), 100.0, 15)
+
+
+def test_a_lead_counts_for_more_as_the_stock_runs_down() -> None:
+    """The outcome's spread around the evaluation narrows as the round goes on (fitted), so the
+    same predicted lead is a surer win late than at the deal."""
+    for name in ("hand-and-foot", "hand-knee-foot"):
+        rules = preset(name)
+        assert sigma_for(rules, 1.0) < sigma_for(rules, 0.5) < sigma_for(rules, 0.0)
+    rules = preset("hand-knee-foot")
+    g = Game.new(rules, seed=37)
+    bots = [HeuristicBot(seed=s) for s in range(rules.players)]
+    while g.turns < 30:
+        g.apply(bots[g.actor].choose(view(g, g.actor), g.legal_actions()))
+    late = progress(g)
+    assert 0 < late < 1
+    lead = value(g, 0, 1)
+    chance = 0.5 * (1 + math.erf(lead / (sigma_for(rules, late) * math.sqrt(2))))
+    assert win_chance(g, 0, 1) == pytest.approx(chance)
+    assert abs(chance - 0.5) > abs(0.5 * (1 + math.erf(lead / (sigma_for(rules) * math.sqrt(2))))
+                                   - 0.5)
+
+
+def test_holding_back_starts_no_new_rank_meld() -> None:
+    plan = Plan(hold=True)
+    policy = HeuristicBot(seed=0)
+    seen = 0
+    for g in searched_positions("hand-knee-foot", 41, 12):
+        v = view(g, g.actor)
+        if not v.teams[v.team].opened:
+            continue
+        seen += 1
+        assert plan in candidates(policy, v, g.legal_actions(), 100.0, 32)
+        while g.actor == v.seat and g.seat == v.seat and not g.results:
+            legal = g.legal_actions()
+            a = act(policy, plan, view(g, g.actor), legal, 100.0)
+            assert not (isinstance(a, Start) and a.slot != WILD_SLOT)
+            g.apply(a)
+            if isinstance(a, Discard):
+                break
+    assert seen
+
+
+def test_holding_back_is_a_plan_only_where_rank_canastas_pay() -> None:
+    policy = HeuristicBot(seed=0)
+    for g in searched_positions("hand-and-foot", 43, 12):
+        v = view(g, g.actor)
+        assert Plan(hold=True) not in candidates(policy, v, g.legal_actions(), 100.0)

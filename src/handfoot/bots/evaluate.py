@@ -169,13 +169,15 @@ def value(g: Game, team: int, round_no: int, weights: tuple[float, ...] | None =
 
 
 # The spread of the final round score difference around ``value``'s prediction (residual standard
-# deviation of the fit): games of two packets, and of three or more.
-SIGMA_TWO = 1160.0
-SIGMA_KNEE = 3980.0
+# deviation of the fit), at the deal and when the stock runs out (it narrows as the round goes
+# on, linearly in between): games of two packets, and of three or more.
+SIGMA_TWO = (1520.0, 420.0)
+SIGMA_KNEE = (5040.0, 2230.0)
 
 
-def sigma_for(rules: Rules) -> float:
-    return SIGMA_TWO if len(rules.packets) <= 2 else SIGMA_KNEE
+def sigma_for(rules: Rules, late: float = 0.0) -> float:
+    start, end = SIGMA_TWO if len(rules.packets) <= 2 else SIGMA_KNEE
+    return start + (end - start) * late
 
 
 def win_chance(g: Game, team: int, round_no: int) -> float:
@@ -185,4 +187,5 @@ def win_chance(g: Game, team: int, round_no: int) -> float:
     diff = value(g, team, round_no)
     if len(g.results) >= round_no:
         return 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
-    return 0.5 * (1.0 + math.erf(diff / (sigma_for(g.rules) * math.sqrt(2.0))))
+    sigma = sigma_for(g.rules, progress(g))
+    return 0.5 * (1.0 + math.erf(diff / (sigma * math.sqrt(2.0))))

@@ -1,9 +1,10 @@
 """Whole-turn plans: the heuristic's turn with its few real choices made differently.
 
 A plan fixes what the heuristic would otherwise decide alone during one turn: stock or pile,
-which of its favourite discards to throw, whether wild cards go onto rank melds, and whether to
-go out (or ask) this turn.  Everything else (which melds to lay) stays the heuristic's, so a plan
-is a small policy the search bot can play out in a sampled world and then follow for real.
+which of its favourite discards to throw, whether wild cards go onto rank melds, whether to start
+new rank melds, and whether to go out (or ask) this turn.  Everything else (which melds to lay)
+stays the heuristic's, so a plan is a small policy the search bot can play out in a sampled
+world and then follow for real.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class Plan:
     discard: int = 0  # which of the heuristic's discards, best first
     save_wilds: bool = False  # no wild card onto (or into) a rank meld this turn
     go_out: bool = True  # False: never ask nor go out this turn
+    hold: bool = False  # start no new rank meld this turn (once the team has opened)
 
 
 HEURISTIC = Plan()
@@ -50,6 +52,8 @@ def act(policy: HeuristicBot, plan: Plan, v: SeatView, legal: Sequence[Action],
                                 or (isinstance(a, Start) and a.slot != WILD_SLOT
                                     and a.twos + a.jokers > 0)):
             sc = min(sc, -50.0)
+        if plan.hold and ctx.opened and isinstance(a, Start) and a.slot != WILD_SLOT:
+            sc = _NEVER + 2
         if not plan.go_out and foot:
             # Keep two cards after melding (one to throw, one to hold): no way out this turn.
             if isinstance(a, Ask) or (isinstance(a, Discard) and cards <= 1):
@@ -66,10 +70,12 @@ def act(policy: HeuristicBot, plan: Plan, v: SeatView, legal: Sequence[Action],
 
 
 def candidates(policy: HeuristicBot, v: SeatView, legal: Sequence[Action],
-               spread: float, variants: int = 15) -> list[Plan]:
+               spread: float, variants: int = 47) -> list[Plan]:
     """The heuristic's own plan first, then plans that change one of its choices.  ``variants``
     says which (bits): 1 the other way to draw (stock or pile), 2 the second discard, 4 wild
-    cards kept off rank melds, 8 not going out this turn, 16 the third discard."""
+    cards kept off rank melds, 8 not going out this turn, 16 the third discard, 32 no new rank
+    meld started (once the team has opened, and only in games with rank canastas such as 7s:
+    pairs and triples stay in hand to take the pile)."""
     ctx = _Context(v)
     plans = [HEURISTIC]
     takes = [a for a in legal if isinstance(a, TakePile | Draw)]
@@ -88,6 +94,10 @@ def candidates(policy: HeuristicBot, v: SeatView, legal: Sequence[Action],
     # Going out is near when the seat plays its foot: compare going out now with waiting.
     if v.packet_no == len(v.rules.packets) - 1 and sum(hand) <= 8 and variants & 8:
         plans.append(Plan(go_out=False))
+    # Holding pairs back for the pile measured better in the knee game, where canastas of 7s
+    # and 5s pay thousands, and worse under hand-and-foot, which has none (docs/BOTS.md).
+    if variants & 32 and v.rules.rank_kinds and v.teams[v.team].opened:
+        plans.append(Plan(hold=True))
     return plans
 
 

@@ -3,14 +3,16 @@
 At its turn's first real choice the bot builds a few plans (``plans.candidates``): the
 heuristic's own turn, and turns that change one of its real choices (``variants``, a bit set:
 1 take the pile or draw the other way, 2 throw its second discard, 4 keep the wild cards off
-rank melds, 8 do not go out this turn, 16 throw its third discard; default 15).  Each plan is
+rank melds, 8 do not go out this turn, 16 throw its third discard, 32 start no new rank meld;
+default 47).  Each plan is
 played to the end of the turn in the same sampled worlds (``views.sample_world``; common random
 numbers, so the comparison sees the plan, not the deal); then the other seats play their turns
 as the heuristic would until the seat's own next turn (``reply``, default players - 1), so the
 plan meets its consequences: the pile it fed, the canasta it left to be finished, the round it
 let the opponents end.  The position is valued by ``evaluate.value``, a fitted prediction of the
-final round score difference, turned into a chance to win the round (``evaluate.win_chance``;
-``win=0`` maximises the expected difference instead).  ``margin`` (points, default 0) gives the
+final round score difference, turned into a chance to win the round (``evaluate.win_chance``,
+whose spread narrows as the stock runs down; ``win=0`` maximises the expected difference
+instead).  ``margin`` (points, default 0) gives the
 heuristic's plan a head start.  The chosen plan is then followed for the rest of the turn.
 Answering "may I go out?" is searched the same way: the asking partner's turn is played out
 after each answer, then the replies (``answer_reply=0`` stops at the asker's turn).
@@ -41,7 +43,7 @@ class SearchBot:
     name = "search"
 
     def __init__(self, seed: int = 0, ms: float = 0.0, worlds: int = 16, width: int = 6,
-                 margin: float = 0.0, spread: float = 100.0, variants: int = 15,
+                 margin: float = 0.0, spread: float = 100.0, variants: int = 47,
                  win: int = 1, reply: int = -1,
                  answer_reply: int = 1) -> None:
         self.rng = random.Random(f"search/{seed}")
