@@ -1,11 +1,11 @@
 """Refit the search bot's position evaluation (src/handfoot/bots/evaluate.py).
 
 Plays heuristic self-play rounds, records the feature difference between the two teams at the
-start of every other turn, and fits the final round score difference by least squares.  Prints
+start of every other turn, and fits the final round score difference by least squares. Prints
 each preset's own fit, the current weights' fit (R^2) and the weights to paste into
-``evaluate.py``, and the spread of the outcome around the current weights' prediction at the deal
-and when the stock runs out (``SIGMA_TWO``, ``SIGMA_KNEE``: the standard deviation, a straight
-line in how far the stock has run down).  Needs numpy (installed with the ``test``
+``evaluate.py``, and the spread of the outcome around the current weights' prediction at the
+deal and when the stock runs out (``SIGMA_TWO``, ``SIGMA_KNEE``: the standard deviation, a
+straight line in how far the stock has run down). Needs numpy (installed with the ``test``
 extras).
 
     python benchmarks/fit_evaluation.py --rounds 600 hand-and-foot hand-knee-foot
