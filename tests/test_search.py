@@ -21,10 +21,11 @@ from handfoot.bots.evaluate import (
     win_chance,
 )
 from handfoot.bots.plans import HEURISTIC, Plan, act, candidates, play_turn
+from handfoot.bots.search import settled
 from handfoot.cards import JOKER, TWO, WILD_SLOT
 from handfoot.engine import Game
 from handfoot.presets import preset
-from handfoot.views import view
+from handfoot.views import SeatView, view
 
 
 def searched_positions(name: str, seed: int, count: int) -> list[Game]:
@@ -203,3 +204,57 @@ def test_holding_back_is_a_plan_only_where_rank_canastas_pay() -> None:
     for g in searched_positions("hand-and-foot", 43, 12):
         v = view(g, g.actor)
         assert Plan(hold=True) not in candidates(policy, v, g.legal_actions(), 100.0)
+
+
+def test_a_clear_lead_is_settled_and_a_close_one_is_not() -> None:
+    worlds = 64
+    noise = [((i * 37) % 11 - 5) / 100 for i in range(worlds)]
+    leader = [0.6 + e for e in noise]
+    assert settled([leader, [0.4 + e for e in noise]])  # ahead in every world
+    close = [0.59 + e + (0.1 if i % 2 else -0.1) for i, e in enumerate(noise)]
+    assert not settled([leader, close])
+    # An option that plays exactly as the leader in every world is the same plan in effect.
+    assert settled([leader, list(leader), [0.1] * worlds])
+    # The heuristic's head start counts: it can keep the lead from being settled the other way.
+    assert not settled([[0.55] * worlds, [0.56 + e for e in noise]], head_start=0.02)
+
+
+def test_a_long_budget_stops_when_the_choice_is_settled() -> None:
+    class Counting(SearchBot):
+        worlds_seen = 0
+
+        def _world(self, v: SeatView) -> Game:
+            self.worlds_seen += 1
+            return super()._world(v)
+
+    g = searched_positions("hand-and-foot", 11, 1)[0]
+    bot = Counting(seed=3, ms=60_000)
+    bot.choose(view(g, g.actor), g.legal_actions())
+    # A minute's budget holds thousands of worlds; the settled choice stops at a checkpoint.
+    assert 64 <= bot.worlds_seen < 1000 and bot.worlds_seen % 16 == 0
+
+
+def test_pairs_of_changes_are_plans_when_asked_for() -> None:
+    policy = HeuristicBot(seed=0)
+    seen = 0
+    for g in searched_positions("hand-knee-foot", 41, 12):
+        v, legal = view(g, g.actor), g.legal_actions()
+        singles = candidates(policy, v, legal, 100.0, 47)
+        both = candidates(policy, v, legal, 100.0, 47 | 64)
+        assert both[: len(singles)] == singles
+        for plan in both[len(singles):]:
+            seen += 1
+            changed = [plan.take is not None, plan.discard > 0, plan.save_wilds,
+                       not plan.go_out, plan.hold]
+            assert sum(changed) == 2  # two changes, never two draws or two discards
+        assert len(set(both)) == len(both)
+    assert seen
+
+
+def test_a_long_time_budget_searches_more_plans() -> None:
+    short, long = SearchBot(ms=50), SearchBot(ms=1000)
+    assert (short.variants, short.width) == (47, 6)
+    assert long.variants & 64 and long.width > short.width
+    # Options given explicitly are kept whatever the budget.
+    assert SearchBot(ms=1000, variants=15, width=4).variants == 15
+    assert SearchBot(ms=1000, variants=15, width=4).width == 4

@@ -75,7 +75,8 @@ def candidates(policy: HeuristicBot, v: SeatView, legal: Sequence[Action],
     says which (bits): 1 the other way to draw (stock or pile), 2 the second discard, 4 wild
     cards kept off rank melds, 8 not going out this turn, 16 the third discard, 32 no new rank
     meld started (once the team has opened, and only in games with rank canastas such as 7s:
-    pairs and triples stay in hand to take the pile)."""
+    pairs and triples stay in hand to take the pile), 64 every pair of those changes that
+    change different choices (the pile taken and pairs held back, say)."""
     ctx = _Context(v)
     plans = [HEURISTIC]
     takes = [a for a in legal if isinstance(a, TakePile | Draw)]
@@ -98,7 +99,21 @@ def candidates(policy: HeuristicBot, v: SeatView, legal: Sequence[Action],
     # and 5s pay thousands, and worse under hand-and-foot, which has none (docs/BOTS.md).
     if variants & 32 and v.rules.rank_kinds and v.teams[v.team].opened:
         plans.append(Plan(hold=True))
+    if variants & 64:
+        singles = plans[1:]
+        plans += [both for i, a in enumerate(singles) for b in singles[i + 1:]
+                  if (both := _combined(a, b)) is not None]
     return plans
+
+
+def _combined(a: Plan, b: Plan) -> Plan | None:
+    """The plan making both changes, or None when they change the same choice (two draws, two
+    discards)."""
+    if (a.take is not None and b.take is not None) or (a.discard and b.discard):
+        return None
+    return Plan(take=a.take if a.take is not None else b.take, discard=a.discard or b.discard,
+                save_wilds=a.save_wilds or b.save_wilds, go_out=a.go_out and b.go_out,
+                hold=a.hold or b.hold)
 
 
 def play_turn(policy: HeuristicBot, plan: Plan, g: Game, seat: int, spread: float) -> None:

@@ -4,7 +4,9 @@ At its turn's first real choice the bot builds a few plans (``plans.candidates``
 heuristic's own turn, and turns that change one of its real choices (``variants``, a bit set: 1
 take the pile or draw the other way, 2 throw its second discard, 4 keep the wild cards off rank
 melds, 8 do not go out this turn, 16 throw its third discard, 32 start no new rank meld (in
-games with rank canastas); default 47). Each plan is played to the end of the turn in the same
+games with rank canastas), 64 every pair of those changes; default 47, and 111 with a time
+budget of at least ``WIDE_MS``, where ``width``, the most plans searched, goes from 6 to 16).
+Each plan is played to the end of the turn in the same
 sampled worlds (``views.sample_world``; common random numbers, so the comparison sees the plan,
 not the deal); then the other seats play their turns as the heuristic would until the seat's own
 next turn (``reply``, default players - 1), so the plan meets its consequences: the pile it fed,
@@ -18,7 +20,11 @@ after each answer, then the replies (``answer_reply=0`` stops at the asker's tur
 
 Budget: ``worlds=N`` worlds per decision (the same seed gives the same play), or ``ms=N``
 milliseconds per decision (then how many worlds fit depends on the machine and its load, so
-play is not reproducible).
+play is not reproducible). A time budget is a limit, not a quota: from ``settle`` worlds on
+(default 64, checked every 16) the search stops as soon as the choice is settled, the leader
+ahead of every other option by three standard errors of their paired difference or playing
+exactly as it does; a clear choice then costs a fraction of a long budget, and a close one gets
+all of it. ``settle=0`` always spends the whole budget.
 """
 
 from __future__ import annotations
@@ -37,24 +43,29 @@ from .plans import HEURISTIC, Plan, act, candidates, play_turn
 
 T = TypeVar("T")
 
+WIDE_MS = 250.0  # from this time budget on, the default plans include pairs of changes
+
 
 class SearchBot:
     name = "search"
 
-    def __init__(self, seed: int = 0, ms: float = 0.0, worlds: int = 16, width: int = 6,
-                 margin: float = 0.0, spread: float = 100.0, variants: int = 47,
+    def __init__(self, seed: int = 0, ms: float = 0.0, worlds: int = 16, width: int = -1,
+                 margin: float = 0.0, spread: float = 100.0, variants: int = -1,
                  win: int = 1, reply: int = -1,
-                 answer_reply: int = 1) -> None:
+                 answer_reply: int = 1, settle: int = 64) -> None:
         self.rng = random.Random(f"search/{seed}")
         self.ms = float(ms)
         self.worlds = int(worlds)
-        self.width = int(width)
+        # A long time budget also searches pairs of changes: more plans need more worlds.
+        wide = self.ms >= WIDE_MS
+        self.width = int(width) if width >= 0 else 16 if wide else 6
         self.margin = float(margin)
         self.spread = float(spread)
-        self.variants = int(variants)
+        self.variants = int(variants) if variants >= 0 else 47 | 64 if wide else 47
         self.win = bool(win)
         self.reply = int(reply)
         self.answer_reply = bool(answer_reply)
+        self.settle = int(settle)
         self.policy = HeuristicBot(seed)
         self._plan: tuple[tuple[int, int, int], Plan] | None = None
 
@@ -117,24 +128,49 @@ class SearchBot:
 
     def _search(self, v: SeatView, options: list[T], trial: Callable[[Game, T], None]) -> int:
         """The index of the option with the best mean value (the first gets ``margin``)."""
-        sums = [0.0] * len(options)
+        scores: list[list[float]] = [[] for _ in options]
         deadline = time.perf_counter() + self.ms / 1000 if self.ms > 0 else None
         team = v.team
         score = win_chance if self.win else value
+        # The margin is in points; as a win chance, the slope of the normal at an even round.
+        head_start = self.margin * (0.4 / sigma_for(v.rules) if self.win else 1.0)
         worlds = 0
         while True:
             world = self._world(v)
             for i, option in enumerate(options):
                 g = world.clone()
                 trial(g, option)
-                sums[i] += score(g, team, v.round_no)
+                scores[i].append(score(g, team, v.round_no))
             worlds += 1
             if deadline is not None:
                 if time.perf_counter() >= deadline:
                     break
+                if (self.settle and worlds >= self.settle and worlds % 16 == 0
+                        and settled(scores, head_start)):
+                    break
             elif worlds >= self.worlds:
                 break
-        means = [s / worlds for s in sums]
-        # The margin is in points; as a win chance, the slope of the normal at an even round.
-        means[0] += self.margin * (0.4 / sigma_for(v.rules) if self.win else 1.0)
+        means = [sum(s) / worlds for s in scores]
+        means[0] += head_start
         return max(range(len(options)), key=lambda i: (means[i], -i))
+
+
+def settled(scores: Sequence[Sequence[float]], head_start: float = 0.0, z: float = 3.0) -> bool:
+    """Whether more worlds would hardly change the choice: the leader beats every other option
+    by ``z`` standard errors of their paired differences (the same worlds), or plays exactly as
+    it does in every world so far (the same plan in effect)."""
+    n = len(scores[0])
+    means = [sum(s) / n + (head_start if i == 0 else 0.0) for i, s in enumerate(scores)]
+    lead = max(range(len(scores)), key=lambda i: (means[i], -i))
+    for j, other in enumerate(scores):
+        if j == lead:
+            continue
+        diffs = [a - b for a, b in zip(scores[lead], other, strict=True)]
+        if not any(diffs):
+            continue
+        raw = sum(diffs) / n
+        var = sum((d - raw) ** 2 for d in diffs) / (n - 1)
+        mean = means[lead] - means[j]
+        if mean <= 0 or mean * mean * n <= z * z * var:
+            return False
+    return True
