@@ -6,17 +6,17 @@ take the pile or draw the other way, 2 throw its second discard, 4 keep the wild
 melds, 8 do not go out this turn, 16 throw its third discard, 32 start no new rank meld (in
 games with rank canastas), 64 every pair of those changes; default 47, and 111 with a time
 budget of at least ``WIDE_MS``, where ``width``, the most plans searched, goes from 6 to 16).
-Each plan is played to the end of the turn in the same
-sampled worlds (``views.sample_world``; common random numbers, so the comparison sees the plan,
-not the deal); then the other seats play their turns as the heuristic would until the seat's own
-next turn (``reply``, default players - 1), so the plan meets its consequences: the pile it fed,
-the canasta it left to be finished, the round it let the opponents end. The position is valued
-by ``evaluate.value``, a fitted prediction of the final round score difference, turned into a
-chance to win the round (``evaluate.win_chance``, whose spread narrows as the stock runs down;
-``win=0`` maximises the expected difference instead). ``margin`` (points, default 0) gives the
-heuristic's plan a head start. The chosen plan is then followed for the rest of the turn.
-Answering "may I go out?" is searched the same way: the asking partner's turn is played out
-after each answer, then the replies (``answer_reply=0`` stops at the asker's turn).
+Each plan is played to the end of the turn in the same sampled worlds (``views.sample_world``;
+common random numbers, so the comparison sees the plan, not the deal); then the other seats
+play their turns as the heuristic would until the seat's own next turn (``reply``, default
+players - 1), so the plan meets its consequences: the pile it fed, the canasta it left to be
+finished, the round it let the opponents end. The position is valued by ``evaluate.value``, a
+fitted prediction of the final round score difference, turned into a chance to win the round
+(``evaluate.win_chance``, whose spread narrows as the stock runs down; ``win=0`` maximises the
+expected difference instead). ``margin`` (points, default 0) gives the heuristic's plan a head
+start. The chosen plan is then followed for the rest of the turn. Answering "may I go out?" is
+searched the same way: the asking partner's turn is played out after each answer, then the
+replies (``answer_reply=0`` stops at the asker's turn).
 
 Budget: ``worlds=N`` worlds per decision (the same seed gives the same play), or ``ms=N``
 milliseconds per decision (then how many worlds fit depends on the machine and its load, so
