@@ -215,8 +215,10 @@ def test_a_clear_lead_is_settled_and_a_close_one_is_not() -> None:
     assert not settled([leader, close])
     # An option that plays exactly as the leader in every world is the same plan in effect.
     assert settled([leader, list(leader), [0.1] * worlds])
-    # The heuristic's head start counts: it can keep the lead from being settled the other way.
-    assert not settled([[0.55] * worlds, [0.56 + e for e in noise]], head_start=0.02)
+    # The heuristic's head start (the first option's margin) counts: it narrows the other's lead.
+    rival = [[0.55] * worlds, [0.58 + e for e in noise]]
+    assert settled(rival)
+    assert not settled(rival, head_start=0.025)
 
 
 def test_a_long_budget_stops_when_the_choice_is_settled() -> None:
