@@ -32,6 +32,8 @@ class Plan:
 
 
 HEURISTIC = Plan()
+VARIANTS = 47  # the plans searched by default (bits of ``candidates``' ``variants``)
+PAIRS = 64  # the bit for every pair of changes
 
 
 def act(policy: HeuristicBot, plan: Plan, v: SeatView, legal: Sequence[Action],
@@ -70,7 +72,7 @@ def act(policy: HeuristicBot, plan: Plan, v: SeatView, legal: Sequence[Action],
 
 
 def candidates(policy: HeuristicBot, v: SeatView, legal: Sequence[Action],
-               spread: float, variants: int = 47) -> list[Plan]:
+               spread: float, variants: int = VARIANTS) -> list[Plan]:
     """The heuristic's own plan first, then plans that change one of its choices.  ``variants``
     says which (bits): 1 the other way to draw (stock or pile), 2 the second discard, 4 wild
     cards kept off rank melds, 8 not going out this turn, 16 the third discard, 32 no new rank
@@ -99,7 +101,7 @@ def candidates(policy: HeuristicBot, v: SeatView, legal: Sequence[Action],
     # and 5s pay thousands, and worse under hand-and-foot, which has none (docs/BOTS.md).
     if variants & 32 and v.rules.rank_kinds and v.teams[v.team].opened:
         plans.append(Plan(hold=True))
-    if variants & 64:
+    if variants & PAIRS:
         singles = plans[1:]
         plans += [both for i, a in enumerate(singles) for b in singles[i + 1:]
                   if (both := _combined(a, b)) is not None]

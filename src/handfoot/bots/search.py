@@ -39,7 +39,7 @@ from ..engine import Game
 from ..views import SeatView, sample_world
 from .evaluate import sigma_for, value, win_chance
 from .heuristic import HeuristicBot
-from .plans import HEURISTIC, Plan, act, candidates, play_turn
+from .plans import HEURISTIC, PAIRS, VARIANTS, Plan, act, candidates, play_turn
 
 T = TypeVar("T")
 
@@ -61,7 +61,8 @@ class SearchBot:
         self.width = int(width) if width >= 0 else 16 if wide else 6
         self.margin = float(margin)
         self.spread = float(spread)
-        self.variants = int(variants) if variants >= 0 else 47 | 64 if wide else 47
+        self.variants = (int(variants) if variants >= 0
+                         else VARIANTS | PAIRS if wide else VARIANTS)
         self.win = bool(win)
         self.reply = int(reply)
         self.answer_reply = bool(answer_reply)
@@ -150,9 +151,15 @@ class SearchBot:
                     break
             elif worlds >= self.worlds:
                 break
-        means = [sum(s) / worlds for s in scores]
-        means[0] += head_start
-        return max(range(len(options)), key=lambda i: (means[i], -i))
+        return _leader(scores, head_start)[0]
+
+
+def _leader(scores: Sequence[Sequence[float]], head_start: float) -> tuple[int, list[float]]:
+    """The option with the best mean (the first gets ``head_start``; ties go to the earlier
+    option), and every option's mean."""
+    n = len(scores[0])
+    means = [sum(s) / n + (head_start if i == 0 else 0.0) for i, s in enumerate(scores)]
+    return max(range(len(scores)), key=lambda i: (means[i], -i)), means
 
 
 def settled(scores: Sequence[Sequence[float]], head_start: float = 0.0, z: float = 3.0) -> bool:
@@ -160,8 +167,7 @@ def settled(scores: Sequence[Sequence[float]], head_start: float = 0.0, z: float
     by ``z`` standard errors of their paired differences (the same worlds), or plays exactly as
     it does in every world so far (the same plan in effect)."""
     n = len(scores[0])
-    means = [sum(s) / n + (head_start if i == 0 else 0.0) for i, s in enumerate(scores)]
-    lead = max(range(len(scores)), key=lambda i: (means[i], -i))
+    lead, means = _leader(scores, head_start)
     for j, other in enumerate(scores):
         if j == lead:
             continue
