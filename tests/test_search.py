@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -260,3 +263,15 @@ def test_a_long_time_budget_searches_more_plans() -> None:
     # Options given explicitly are kept whatever the budget.
     assert SearchBot(ms=1000, variants=15, width=4).variants == 15
     assert SearchBot(ms=1000, variants=15, width=4).width == 4
+
+
+def test_the_budget_agreement_benchmark_runs() -> None:
+    """benchmarks/search_agreement.py (docs/BOTS.md) keeps working with the search it measures."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "search_agreement.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "--rules", "hand-and-foot", "--positions", "3",
+         "--short", "2", "--long", "3", "--judge", "2"],
+        capture_output=True, text=True, check=True, timeout=300,
+    ).stdout
+    assert "hand-and-foot: 3 positions" in out
+    assert "short against long (3 worlds, pairs of changes): choices differ in" in out

@@ -1,0 +1,94 @@
+"""How much a longer search budget changes the search bot's choices, and what the changes are
+worth by the search's own measure.
+
+    python benchmarks/search_agreement.py [--rules hand-knee-foot] [--positions 60]
+                                          [--short 13] [--long 128] [--judge 256]
+
+Positions are turn starts from heuristic rounds (deals 0, 1, ...).  At each, the plan is chosen
+three times: with ``--short`` worlds and the short-budget plans (what fits in 50 ms), again with
+other worlds, and with ``--long`` worlds and the long-budget plans (what fits in 1 s).  When the
+long and short choices differ, both plans are played in ``--judge`` fresh worlds, the same for
+both, and the difference of their mean win chance (``evaluate.win_chance`` after the replies)
+is the short choice's regret.  The figures use worlds, not milliseconds, so they repeat exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+
+from handfoot.bots import HeuristicBot, SearchBot
+from handfoot.bots.evaluate import win_chance
+from handfoot.bots.plans import PAIRS, VARIANTS, Plan, play_turn
+from handfoot.engine import Game
+from handfoot.presets import PRESET_NAMES, preset
+from handfoot.state import DRAW
+from handfoot.views import SeatView, sample_world, view
+
+
+def positions(name: str, count: int) -> list[Game]:
+    """Every third turn start of heuristic rounds from the fourth turn on, until ``count``."""
+    rules = preset(name)
+    found: list[Game] = []
+    seed = 0
+    while len(found) < count:
+        g = Game.new(rules, seed=seed)
+        bots = [HeuristicBot(seed=s) for s in range(rules.players)]
+        while not g.over and g.round_no == 1 and len(found) < count:
+            if g.phase == DRAW and g.actor == g.seat and g.turns > 3 and g.turns % 3 == 0:
+                found.append(g.clone())
+            g.apply(bots[g.actor].choose(view(g, g.actor), g.legal_actions()))
+        seed += 1
+    return found
+
+
+def judge(bot: SearchBot, v: SeatView, plans: list[Plan], worlds: int) -> list[float]:
+    """Each plan's mean win chance over the same ``worlds`` sampled worlds."""
+    totals = [0.0] * len(plans)
+    replies = bot._replies(v)
+    for _ in range(worlds):
+        world = sample_world(v, bot.rng)
+        for i, plan in enumerate(plans):
+            g = world.clone()
+            play_turn(bot.policy, plan, g, v.seat, bot.spread)
+            bot._reply(g, replies)
+            totals[i] += win_chance(g, v.team, v.round_no)
+    return [t / worlds for t in totals]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", choices=PRESET_NAMES, default="hand-knee-foot")
+    parser.add_argument("--positions", type=int, default=60)
+    parser.add_argument("--short", type=int, default=13)
+    parser.add_argument("--long", type=int, default=128)
+    parser.add_argument("--judge", type=int, default=256)
+    args = parser.parse_args()
+    short_differs = long_differs = 0
+    regrets: list[float] = []
+    for i, g in enumerate(positions(args.rules, args.positions)):
+        v = view(g, g.seat)
+        legal = g.legal_actions()
+        short = SearchBot(seed=i, worlds=args.short, variants=VARIANTS, width=6)
+        again = SearchBot(seed=i + 10_000, worlds=args.short, variants=VARIANTS, width=6)
+        long = SearchBot(seed=i + 20_000, worlds=args.long, variants=VARIANTS | PAIRS, width=16)
+        a, b, c = (bot._choose_plan(v, legal) for bot in (short, again, long))
+        short_differs += a != b
+        if a != c:
+            long_differs += 1
+            judged = judge(SearchBot(seed=i + 30_000), v, [c, a], args.judge)
+            regrets.append(judged[0] - judged[1])
+    n = args.positions
+    print(f"{args.rules}: {n} positions")
+    print(f"  short budget twice ({args.short} worlds, other worlds): choices differ in "
+          f"{short_differs} ({short_differs / n:.0%})")
+    print(f"  short against long ({args.long} worlds, pairs of changes): choices differ in "
+          f"{long_differs} ({long_differs / n:.0%})")
+    if regrets:
+        print(f"  where they differ, the long choice's win chance is higher by "
+              f"{statistics.mean(regrets):+.2%} on average (judged in {args.judge} fresh worlds; "
+              f"per position over all: {sum(regrets) / n:+.2%})")
+
+
+if __name__ == "__main__":
+    main()
