@@ -5,11 +5,12 @@ worth by the search's own measure.
                                           [--short 13] [--long 128] [--judge 256]
 
 Positions are turn starts from heuristic rounds (deals 0, 1, ...).  At each, the plan is chosen
-three times: with ``--short`` worlds and the short-budget plans (what fits in 50 ms), again with
-other worlds, and with ``--long`` worlds and the long-budget plans (what fits in 1 s).  When the
-long and short choices differ, both plans are played in ``--judge`` fresh worlds, the same for
-both, and the difference of their mean win chance (``evaluate.win_chance`` after the replies)
-is the short choice's regret.  The figures use worlds, not milliseconds, so they repeat exactly.
+three times: with ``--short`` worlds and the short-budget plans (13 fit in 50 ms in the knee
+game, 28 under hand-and-foot), again with other worlds, and with ``--long`` worlds and the
+long-budget plans (what fits in 1 s).  When the long and short choices differ, both plans are
+played in ``--judge`` fresh worlds, the same for both, and the difference of their mean win
+chance (``evaluate.win_chance`` after the replies) is the short choice's regret.  The figures use
+worlds, not milliseconds, so they repeat exactly.
 """
 
 from __future__ import annotations
