@@ -20,7 +20,7 @@ import statistics
 
 from handfoot.bots import HeuristicBot, SearchBot
 from handfoot.bots.evaluate import win_chance
-from handfoot.bots.plans import PAIRS, VARIANTS, Plan, play_turn
+from handfoot.bots.plans import PAIRS, VARIANTS, Plan
 from handfoot.engine import Game
 from handfoot.presets import PRESET_NAMES, preset
 from handfoot.state import DRAW
@@ -46,13 +46,12 @@ def positions(name: str, count: int) -> list[Game]:
 def judge(bot: SearchBot, v: SeatView, plans: list[Plan], worlds: int) -> list[float]:
     """Each plan's mean win chance over the same ``worlds`` sampled worlds."""
     totals = [0.0] * len(plans)
-    replies = bot._replies(v)
+    trial = bot._plan_trial(v)  # the search's own way of playing a plan out
     for _ in range(worlds):
         world = sample_world(v, bot.rng)
         for i, plan in enumerate(plans):
             g = world.clone()
-            play_turn(bot.policy, plan, g, v.seat, bot.spread)
-            bot._reply(g, replies)
+            trial(g, plan)
             totals[i] += win_chance(g, v.team, v.round_no)
     return [t / worlds for t in totals]
 

@@ -88,6 +88,10 @@ class SearchBot:
         plans = candidates(self.policy, v, legal, self.spread, self.variants)[: self.width]
         if len(plans) == 1:
             return plans[0]
+        return plans[self._search(v, plans, self._plan_trial(v))]
+
+    def _plan_trial(self, v: SeatView) -> Callable[[Game, Plan], None]:
+        """Playing a plan in a world: the seat's turn under the plan, then the replies."""
         seat, spread, policy = v.seat, self.spread, self.policy
         replies = self._replies(v)
 
@@ -95,7 +99,7 @@ class SearchBot:
             play_turn(policy, plan, world, seat, spread)
             self._reply(world, replies)
 
-        return plans[self._search(v, plans, trial)]
+        return trial
 
     def _choose_answer(self, v: SeatView, answers: list[Action]) -> Action:
         first = self.policy.rank(v, answers)[0]
