@@ -275,3 +275,4 @@ def test_the_budget_agreement_benchmark_runs() -> None:
     ).stdout
     assert "hand-and-foot: 3 positions" in out
     assert "short against long (3 worlds, pairs of changes): choices differ in" in out
+    assert "the short choice against the heuristic's own plan" in out
