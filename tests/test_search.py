@@ -276,3 +276,17 @@ def test_the_budget_agreement_benchmark_runs() -> None:
     assert "hand-and-foot: 3 positions" in out
     assert "short against long (3 worlds, pairs of changes): choices differ in" in out
     assert "the short choice against the heuristic's own plan" in out
+
+
+def test_the_plan_outcomes_benchmark_runs() -> None:
+    """benchmarks/plan_outcomes.py (docs/BOTS.md) keeps working with the evaluation it measures."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "plan_outcomes.py"
+    out = subprocess.run(
+        [sys.executable, str(script), "--rules", "hand-and-foot", "--deals", "3", "--jobs", "1"],
+        capture_output=True, text=True, check=True, timeout=300,
+    ).stdout
+    assert "hand-and-foot: " in out and "3 deals" in out
+    assert "between plans in the same world:" in out
+    assert "the position after the replies decides" in out
+    assert "the current weights predict" in out
+    assert "and weights that change with the stage:" in out
