@@ -5,11 +5,11 @@
 The search compares plans by the evaluation a round of turns later (``evaluate.value``), so
 what matters is not how well the evaluation predicts a round's final score (its R^2 over whole
 rounds, benchmarks/fit_evaluation.py) but how well it predicts which plan ends better. At the
-first real choice of every sixth turn of heuristic rounds (deals 0, 1, ...), each plan the long
-budget searches (pairs of changes, at most eight) is played, as the search plays it, in three
-sampled worlds, the same worlds for every plan; the evaluation's features are read after the
-replies, and the round is then played to its end by the heuristic in every seat, in that world,
-for the real final score. Within a world, the plans differ only by what they did, so the
+first real choice of every sixth turn of heuristic rounds (deals 0, 1, ...), the first eight
+plans the long budget searches (with pairs of changes) are each played, as the search plays it,
+in three sampled worlds, the same worlds for every plan; the evaluation's features are read
+after the replies, and the round is then played to its end by the heuristic in every seat, in
+that world, for the real final score. Within a world, the plans differ only by what they did, so the
 differences of their final scores are what the evaluation should predict.
 
 Printed: the share of the final scores' variance that lies between plans in the same world;
