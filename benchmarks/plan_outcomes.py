@@ -63,8 +63,9 @@ def more_features(g: Game, team: int) -> list[float]:
 
 
 def deal_rows(task: tuple[str, int]) -> list[list[float]]:
-    """Rows of one deal: group (position, world), final score difference, the stage, then the
-    feature differences (the fourteen, then the seven), from the searching team's side."""
+    """Rows of one deal: group (position, world), the final score difference in each of the two
+    futures, the stage, then the feature differences (the fourteen, then the seven), all from
+    the searching team's side."""
     name, deal = task
     rules = preset(name)
     g = Game.new(rules, seed=deal)
