@@ -9,8 +9,8 @@ first real choice of every sixth turn of heuristic rounds (deals 0, 1, ...), the
 plans the long budget searches (with pairs of changes) are each played, as the search plays it,
 in three sampled worlds, the same worlds for every plan; the evaluation's features are read
 after the replies, and the round is then played to its end by the heuristic in every seat, in
-that world, for the real final score. Within a world, the plans differ only by what they did, so the
-differences of their final scores are what the evaluation should predict.
+that world, for the real final score. Within a world, the plans differ only by what they did,
+so the differences of their final scores are what the evaluation should predict.
 
 Printed: the share of the final scores' variance that lies between plans in the same world;
 the share of those differences the position after the replies decides at all (the covariance of
@@ -33,6 +33,7 @@ from multiprocessing import Pool
 import numpy as np
 
 from handfoot.bots import HeuristicBot, SearchBot
+from handfoot.bots.base import play
 from handfoot.bots.evaluate import features, progress, weights_for
 from handfoot.bots.plans import PAIRS, VARIANTS, candidates
 from handfoot.cards import BLACK_THREE, NATURAL_RANKS, NUM_SLOTS
@@ -104,9 +105,7 @@ def deal_rows(task: tuple[str, int]) -> list[list[float]]:
 
 def _finish(g: Game, team: int) -> float:
     """The team's final round score difference once the heuristic plays the round out."""
-    bots = [HeuristicBot(seed=1000 + s) for s in range(g.rules.players)]
-    while not g.over and g.round_no == 1:
-        g.apply(bots[g.actor].choose(view(g, g.actor), g.legal_actions()))
+    play(g, [HeuristicBot(seed=1000 + s) for s in range(g.rules.players)], until_round_end=True)
     teams = g.results[0]["teams"]
     return float(teams[team]["total"] - teams[1 - team]["total"])
 
