@@ -282,11 +282,14 @@ def test_the_plan_outcomes_benchmark_runs() -> None:
     """benchmarks/plan_outcomes.py (docs/BOTS.md) keeps working with the evaluation it measures."""
     script = Path(__file__).resolve().parents[1] / "benchmarks" / "plan_outcomes.py"
     out = subprocess.run(
-        [sys.executable, str(script), "--rules", "hand-and-foot", "--deals", "3", "--jobs", "1"],
+        [sys.executable, str(script), "--rules", "hand-and-foot", "--deals", "3", "--futures", "4",
+         "--jobs", "1"],
         capture_output=True, text=True, check=True, timeout=300,
     ).stdout
-    assert "hand-and-foot: " in out and "3 deals" in out
+    assert "hand-and-foot: 3 deals" in out
     assert "between plans in the same world:" in out
     assert "the position after the replies decides" in out
-    assert "the current weights predict" in out
-    assert "and weights that change with the stage:" in out
+    assert "the current weights see" in out
+    assert "and weights that change with the stage, fitted to the mean of the futures:" in out
+    assert "against the evaluation's choice" in out
+    assert "played out 2 times in each world (6 rounds a plan):" in out
