@@ -44,7 +44,7 @@ import numpy as np
 
 from handfoot.bots import HeuristicBot, SearchBot
 from handfoot.bots.base import play
-from handfoot.bots.evaluate import features, progress, value, win_chance
+from handfoot.bots.evaluate import FEATURES, features, progress, value, win_chance
 from handfoot.bots.plans import PAIRS, VARIANTS, candidates
 from handfoot.cards import BLACK_THREE, NATURAL_RANKS, NUM_SLOTS
 from handfoot.engine import Game
@@ -88,7 +88,6 @@ def deal_rows(task: tuple[str, int, int]) -> list[list[float]]:
     rng = random.Random(f"plan-outcomes/{deal}")
     rows: list[list[float]] = []
     taken, group = -1, 0
-    width = len(features(g, 0)) + MORE
     while not g.over and g.round_no == 1:
         legal = g.legal_actions()
         if (g.turns != taken and g.actor == g.seat and len(legal) > 1
@@ -106,20 +105,27 @@ def deal_rows(task: tuple[str, int, int]) -> list[list[float]]:
                     h = world.clone()
                     trial(h, plan)
                     ended = h.over or h.round_no != 1
-                    x = [0.0] * width if ended else [a - b for a, b in zip(
-                        features(h, team) + more_features(h, team),
-                        features(h, 1 - team) + more_features(h, 1 - team), strict=True)]
-                    ys = []
-                    for k in range(futures):
-                        future = h.clone()
-                        if k and not ended:
-                            random.Random(f"plan-outcomes/{deal}/{group}/{k}").shuffle(
-                                future.stock)
-                        ys.append(_finish(future, team))
+                    if ended:  # its score is known: every future is the same
+                        x = [0.0] * (len(FEATURES) + MORE)
+                        ys = [_finish(h, team)] * futures
+                    else:
+                        x = [a - b for a, b in zip(
+                            features(h, team) + more_features(h, team),
+                            features(h, 1 - team) + more_features(h, 1 - team), strict=True)]
+                        ys = [_finish(_shuffled(h, f"plan-outcomes/{deal}/{group}/{k}" if k
+                                                else None), team) for k in range(futures)]
                     rows.append([deal, group, g.turns, i, progress(h), float(ended),
                                  value(h, team, 1), win_chance(h, team, 1), *x, *ys])
         g.apply(bots[g.actor].choose(view(g, g.actor), legal))
     return rows
+
+
+def _shuffled(g: Game, seed: str | None) -> Game:
+    """A copy of ``g``, its stock shuffled again by ``seed`` (None: as the world was dealt)."""
+    future = g.clone()
+    if seed is not None:
+        random.Random(seed).shuffle(future.stock)
+    return future
 
 
 def _finish(g: Game, team: int) -> float:
@@ -144,7 +150,8 @@ def predictions(data: np.ndarray, futures: int) -> None:
     data = data[data[:, 5] == 0]  # a round that ended is valued at its score
     groups = data[:, 0] * 10_000 + data[:, 1]
     stage = data[:, 4:5]
-    base, more = data[:, HEAD:HEAD + 14], data[:, HEAD + 14:HEAD + 14 + MORE]
+    n = len(FEATURES)
+    base, more = data[:, HEAD:HEAD + n], data[:, HEAD + n:HEAD + n + MORE]
     ys = within(data[:, -futures:], groups)
     mean = ys.mean(axis=1)
     test = data[:, 0] % 5 == 0
