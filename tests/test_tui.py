@@ -428,6 +428,22 @@ def test_play_options_build_the_session(tmp_path: Path) -> None:
     assert s.recorder.seats[1].name == "random"
 
 
+def test_play_seats_the_search_bot_by_default(tmp_path: Path) -> None:
+    # The strongest bot of the ladder (docs/BOTS.md) partners the person unless asked otherwise.
+    from handfoot.cli.main import build_parser
+    from handfoot.cli.play import build_session
+
+    args = build_parser().parse_args(["play", "--seed", "4", "--save", str(tmp_path / "x.json")])
+    s = build_session(args)
+    assert [type(b).__name__ for b in s.bots.values()] == ["SearchBot"] * 3
+    assert [seat.name for seat in s.recorder.seats] == ["you", "search", "search", "search"]
+    for _ in range(200):  # the bots play up to the person's move
+        if s.human_to_act:
+            break
+        s.bot_step()
+    assert s.human_to_act
+
+
 def test_answering_a_partner_who_asks_to_go_out() -> None:
     s = session(seed=1, name="hand-and-foot-classic")
     bot = HeuristicBot(seed=1)

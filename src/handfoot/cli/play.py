@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from handfoot.bots import BOTS, BotError
+from handfoot.tui.session import DEFAULT_BOT
 
 from .common import UserError, add_rules_options, rules_from_args
 
@@ -29,9 +30,9 @@ def add_parser(subparsers: Any) -> None:
         "keys; docs/PLAY.md describes them.",
     )
     add_rules_options(parser)
-    parser.add_argument("--bots", default="heuristic", metavar="LEVEL[,LEVEL...]",
+    parser.add_argument("--bots", default=DEFAULT_BOT, metavar="LEVEL[,LEVEL...]",
                         help=f"bot level for every other seat, or one per seat in seat order "
-                        f"({', '.join(BOTS)}; default: heuristic)")
+                        f"({', '.join(BOTS)}, weakest first; default: {DEFAULT_BOT})")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the deals and the bots (default: a new one each game)")
     parser.add_argument("--resume", metavar="FILE", default=None,
@@ -83,7 +84,7 @@ def build_session(args: argparse.Namespace) -> Any:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
         levels = [b.strip() for b in args.bots.split(",") if b.strip()]
         save = Path(args.save) if args.save else default_save_path(seed)
-        return Session.new(rules, seed, levels or ["heuristic"], human=0, save_path=save)
+        return Session.new(rules, seed, levels or [DEFAULT_BOT], human=0, save_path=save)
     except (PlayError, BotError) as err:
         raise UserError(str(err)) from None
 

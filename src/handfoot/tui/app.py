@@ -9,6 +9,7 @@ ahead to the person's next move.
 from __future__ import annotations
 
 import io
+import time
 from typing import ClassVar
 
 from rich.console import Console
@@ -230,13 +231,14 @@ class PlayApp(App[None]):
             # The bots wait while a score or help screen is open.
             self._timer = self.set_timer(0.2, self._bot_tick)
             return
-        steps = 0
+        started = time.monotonic()
         while not s.human_to_act and not s.game.over:
             events = s.bot_step()
-            steps += 1
             if any(e.name == "round_end" for e in events):
                 break
-            if (self.pace and not self.fast) or steps >= 5000:
+            # Skipping ahead still repaints and reads keys a few times a second: a searching
+            # bot takes a noticeable moment a move.
+            if (self.pace and not self.fast) or time.monotonic() - started > 0.2:
                 break
         self.refresh_table()
         if s.unseen_results():

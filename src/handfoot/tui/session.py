@@ -47,6 +47,10 @@ from ..views import SeatView, view
 from .words import YOU, describe, drawn_text, seat_names
 
 HUMAN_NAME = "you"
+# The strongest bot a person can wait for: about 60% of rounds against the heuristic
+# (docs/BOTS.md), a few hundredths of a second a decision on average (under half a second at
+# most), and a fixed number of worlds, so the same seed replays the same game.
+DEFAULT_BOT = "search"
 
 # Events after which taking back a step would undo something the player has since learned.
 NEWS = frozenset({"draw", "take_pile", "pile_to_hand", "pick_up", "replace", "red_three",
@@ -142,7 +146,7 @@ class Session:
 
     @classmethod
     def resume(cls, record: Record, save_path: Path | None = None,
-               default_bot: str = "heuristic") -> Session:
+               default_bot: str = DEFAULT_BOT) -> Session:
         """Replay a saved record's actions and carry on from where it stopped."""
         names = [s.name for s in record.seats]
         human = names.index(HUMAN_NAME) if HUMAN_NAME in names else 0
