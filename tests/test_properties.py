@@ -434,6 +434,7 @@ def play_round(rules: Rules, seed: int, greedy: bool, stats: Counter[str]) -> Ga
     return g
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_thousands_of_games(name: str, record_property: Any) -> None:
     """1,000 complete random games per preset (4,000 rounds), every player count, plus greedy

@@ -201,6 +201,7 @@ def check_screen(app: PlayApp) -> Callable[[str], None]:
 
 
 # ---------------------------------------------------------------------- whole games
+@pytest.mark.slow
 def test_a_full_game_at_80x24_by_keystrokes(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     s = session(seed=5, save=save)
