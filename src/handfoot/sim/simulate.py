@@ -98,12 +98,12 @@ def run_simulation(variants: Sequence[Variant], bot: str, games: int, seed: int 
         raise SimError("--games must be at least 1")
     make_bot(bot, 0, analysis=True)  # a bad bot name fails before any worker starts
     items = [(v.rules, bot, seed, g) for v in variants for g in range(games)]
-    bar = Progress("simulate games", len(items), enabled=progress)
     start = time.perf_counter()
-    if ray_address is not None:
-        per_game = run_on_ray(ray_address, items, bar)
-    else:
-        per_game = run_all(play_game, items, jobs, bar)
+    with Progress("simulate games", len(items), enabled=progress) as bar:
+        if ray_address is not None:
+            per_game = run_on_ray(ray_address, items, bar)
+        else:
+            per_game = run_all(play_game, items, jobs, bar)
     seconds = time.perf_counter() - start
     out_variants = []
     rounds: list[dict[str, Any]] = []
@@ -134,6 +134,8 @@ def run_on_ray(address: str, items: Sequence[tuple[Any, ...]],
     try:
         task = ray.remote(play_game)
         refs = [task.remote(*item) for item in items]
+        if progress:
+            progress.start()
         results = []
         for ref in refs:
             results.append(ray.get(ref))
