@@ -24,8 +24,8 @@ from .runner import Progress, SimError, derive_seed, run_all
 
 ENDINGS = ("went_out", "stock_out", "turn_cap")
 CANASTA_LINE = re.compile(r"^(\S+) canastas x(\d+)$")
-RAY_MISSING = ("--ray needs the Ray package, which is not installed (install ray); "
-               "everything else works without it")
+RAY_MISSING = ("--ray needs the Ray package, which is not installed: install the 'ray' extra "
+               "(pip install 'handfoot[ray]'); everything else works without it")
 PLOT_MISSING = ("--plots needs matplotlib, which is not installed: install the 'plot' extra "
                 "(pip install 'handfoot[plot]')")
 
