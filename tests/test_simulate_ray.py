@@ -22,11 +22,12 @@ pytestmark = [
 ]
 
 # The cluster lives in its own process, so this test process never imports Ray.  It prints the
-# cluster's address, keeps it up until its stdin is closed, then shuts it down.
+# cluster's address, keeps it up until its stdin is closed, then shuts it down.  "local": a new
+# cluster even if another one is running on this machine (or a stale one left its address).
 HEAD = """
 import sys
 import ray
-info = ray.init(num_cpus=2, include_dashboard=False)
+info = ray.init(address="local", num_cpus=2, include_dashboard=False)
 print(info.address_info["gcs_address"], flush=True)
 sys.stdin.read()
 ray.shutdown()
