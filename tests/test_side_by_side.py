@@ -33,6 +33,9 @@ def test_handfoot_only_reports_rounds_and_never_makes_the_openspiel_venv(tmp_pat
     aps = hf["actions_per_second"]
     assert aps["min"] <= aps["median"] <= aps["max"]
     assert aps["min"] == round(min(rates), 1) and aps["max"] == round(max(rates), 1)
+    cpu = hf["actions_per_cpu_second"]
+    assert 0 < cpu["min"] <= cpu["median"] <= cpu["max"]
+    assert hf["cpu_seconds"] > 0
     assert hf["actions"] == sum(r["handfoot"]["actions"] for r in report["rounds"])
     assert len(report["load_average"]["before"]) == 3
 
@@ -42,6 +45,7 @@ def test_text_report_and_bad_arguments() -> None:
     assert done.returncode == 0, done.stderr
     assert "handfoot: hand-and-foot (4 players)" in done.stdout
     assert "load average" in done.stdout
+    assert "actions per second of the worker's CPU time" in done.stdout
     assert "round 1 (handfoot first)" in done.stderr
     bad = _bench("--handfoot-only", "--rounds", "0")
     assert bad.returncode == 2
