@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import fcntl
+import functools
 import io
 import os
 import pty
@@ -32,6 +33,11 @@ def _env() -> dict[str, str]:
 
 
 def _piped(args: list[str]) -> subprocess.CompletedProcess[str]:
+    return _piped_once(tuple(args))
+
+
+@functools.cache
+def _piped_once(args: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "handfoot", *args], capture_output=True,
                           text=True, env=_env(), timeout=120, check=False)
 
