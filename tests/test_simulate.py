@@ -150,6 +150,7 @@ def test_ray_missing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch,
     code, _, err = _run(capsys, *BASE, "--ray", "auto")
     assert code == 2
     assert "--ray needs the Ray package" in err and "not installed" in err
+    assert "'ray' extra" in err
 
 
 def test_plots_without_matplotlib_name_the_extra(monkeypatch: pytest.MonkeyPatch,

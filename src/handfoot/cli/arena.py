@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from handfoot.bots import BotError
@@ -39,6 +38,8 @@ def add_parser(subparsers: Any) -> None:
     out.add_argument("--markdown", action="store_true", help="print Markdown tables")
     parser.add_argument("--no-timing", action="store_true",
                         help="leave out the timing, so the output is the same on every run")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar (it is drawn only when stderr is a terminal)")
     add_rules_options(parser)
     parser.set_defaults(run=run)
 
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--jobs must be at least 1")
     try:
         report = run_arena(rules, args.bots, args.deals, args.seed, jobs,
-                           progress=sys.stderr.isatty())
+                           progress=not args.quiet)
     except (BotError, SimError) as err:
         raise UserError(str(err)) from None
     timing = not args.no_timing

@@ -57,7 +57,8 @@ def add_parser(subparsers: Any) -> None:
                         help="write PNG plots here (needs matplotlib: the 'plot' extra)")
     parser.add_argument("--no-timing", action="store_true",
                         help="leave the timing out of the summary and the JSON file")
-    parser.add_argument("--quiet", action="store_true", help="no progress line")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar (it is drawn only when stderr is a terminal)")
     parser.set_defaults(run=run)
 
 

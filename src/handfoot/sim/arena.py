@@ -136,9 +136,9 @@ def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0, jobs
         make_bot(spec, 0, analysis=True)
     pairs = [(a, b) for i, a in enumerate(bots) for b in bots[i + 1:]]
     items = [(rules, a, b, seed, d) for a, b in pairs for d in range(deals)]
-    bar = Progress("arena deals", len(items), enabled=progress)
     start = time.perf_counter()
-    results = run_all(play_deal, items, jobs, bar if progress else None)
+    with Progress("arena deals", len(items), enabled=progress) as bar:
+        results = run_all(play_deal, items, jobs, bar)
     seconds = time.perf_counter() - start
     reports = []
     for k, (a, b) in enumerate(pairs):

@@ -24,8 +24,8 @@ from ..state import RoundEnd
 from .runner import Progress, SimError, derive_seed, run_all
 
 ENDINGS = tuple(str(how) for how in RoundEnd)
-RAY_MISSING = ("--ray needs the Ray package, which is not installed (install ray); "
-               "everything else works without it")
+RAY_MISSING = ("--ray needs the Ray package, which is not installed: install the 'ray' extra "
+               "(pip install 'handfoot[ray]'); everything else works without it")
 PLOT_MISSING = ("--plots needs matplotlib, which is not installed: install the 'plot' extra "
                 "(pip install 'handfoot[plot]')")
 
@@ -82,12 +82,12 @@ def run_simulation(variants: Sequence[Variant], bot: str, games: int, seed: int 
         raise SimError("--games must be at least 1")
     make_bot(bot, 0, analysis=True)  # a bad bot name fails before any worker starts
     items = [(v.rules, bot, seed, g) for v in variants for g in range(games)]
-    bar = Progress("simulate games", len(items), enabled=progress)
     start = time.perf_counter()
-    if ray_address is not None:
-        per_game = run_on_ray(ray_address, items, bar)
-    else:
-        per_game = run_all(play_game, items, jobs, bar)
+    with Progress("simulate games", len(items), enabled=progress) as bar:
+        if ray_address is not None:
+            per_game = run_on_ray(ray_address, items, bar)
+        else:
+            per_game = run_all(play_game, items, jobs, bar)
     seconds = time.perf_counter() - start
     out_variants = []
     rounds: list[dict[str, Any]] = []
@@ -118,6 +118,8 @@ def run_on_ray(address: str, items: Sequence[tuple[Any, ...]],
     try:
         task = ray.remote(play_game)
         refs = [task.remote(*item) for item in items]
+        if progress:
+            progress.start()
         results = []
         for ref in refs:
             results.append(ray.get(ref))
