@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import tomllib
+from typing import NoReturn
 
 from handfoot import __version__
 from handfoot.actions import ActionSyntaxError
@@ -41,8 +42,19 @@ INPUT_ERRORS = (
 )
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors as one ``handfoot: error:`` line like every other
+    error (its sub-commands' parsers are of this class too)."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("handfoot").strip()
+        where = f"{command}: " if command else ""
+        self.exit(2, f"handfoot: error: {where}{message} (`{self.prog} --help` shows the "
+                  "options)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="handfoot",
         description="A rules engine for Hand and Foot and Hand, Knee and Foot.",
     )

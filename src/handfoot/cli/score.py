@@ -110,10 +110,15 @@ def _db(parser: argparse.ArgumentParser) -> None:
 def _guard(run: Run) -> Run:
     @functools.wraps(run)
     def wrapped(args: argparse.Namespace) -> int:
+        args.stores = []
         try:
             return run(args)
         except ScoreError as err:
             raise UserError(str(err)) from None
+        finally:
+            # Close the file at once: a connection left open would keep its log files.
+            for store in args.stores:
+                store.close()
     return wrapped
 
 
@@ -121,8 +126,11 @@ def open_store(args: argparse.Namespace) -> Store:
     wait = getattr(args, "wait", DEFAULT_WAIT)
     if not 0 <= wait <= MAX_WAIT:  # also refuses nan
         raise ScoreError(f"--wait must be from 0 to {MAX_WAIT:g} seconds")
-    return Store(Path(args.db) if getattr(args, "db", None) else default_db_path(),
-                 wait=wait, on_wait=_tell)
+    store = Store(Path(args.db) if getattr(args, "db", None) else default_db_path(),
+                  wait=wait, on_wait=_tell)
+    if isinstance(getattr(args, "stores", None), list):
+        args.stores.append(store)
+    return store
 
 
 def _tell(message: str) -> None:

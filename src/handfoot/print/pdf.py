@@ -278,7 +278,7 @@ def _build_sheet(path: Path, flow: list[Flowable], rules: Rules) -> None:
     doc = SimpleDocTemplate(str(path), pagesize=landscape(letter), leftMargin=0.4 * inch,
                             rightMargin=0.4 * inch, topMargin=0.4 * inch,
                             bottomMargin=0.4 * inch, title=f"{_title(rules)} score sheet",
-                            author="handfoot")
+                            author="handfoot", initialFontName=register())
     doc.build(flow)
 
 
@@ -336,7 +336,7 @@ def _build_card(out: io.BytesIO, rules: Rules, base: str | None, size: float) ->
               Frame(margin + col + gap, margin, col, height - 2 * margin, id="right",
                     leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)]
     doc = BaseDocTemplate(out, pagesize=letter, title=f"{_title(rules)} rules card",
-                          author="handfoot")
+                          author="handfoot", initialFontName=register())
     doc.addPageTemplates([PageTemplate(id="two", frames=frames)])
     doc.build(_card_flow(rules, base, size))
     return int(doc.page)
