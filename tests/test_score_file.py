@@ -231,3 +231,30 @@ def test_a_round_file_that_is_not_a_draft_is_never_removed(
     code, out, err = run(capsys, "score", "add", "1", "--file", str(mine), "--db", str(db))
     assert code == 0, err
     assert mine.exists() and "removed" not in out
+
+
+class _Keyboard(io.StringIO):
+    """A terminal whose person presses Ctrl-C after typing the given lines."""
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self, size: int = -1) -> str:
+        line = super().readline(size)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_an_entry_cut_short_by_ctrl_c_keeps_what_was_typed(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "s.db"
+    new_game(capsys, db)
+    monkeypatch.setattr("sys.stdin", _Keyboard("2\n1\n0\n3\n460\n"))  # then Ctrl-C
+    code, _, err = run(capsys, "score", "add", "1", "--db", str(db))
+    assert code == 130 and "interrupted" in err
+    draft = next(tmp_path.glob("draft-game1-round1*.toml"))
+    assert str(draft) in err and "answers typed so far" in err
+    text = draft.read_text(encoding="utf-8")
+    assert "clean = 2" in text and "dirty = 1" in text and "melded_points = 460" in text

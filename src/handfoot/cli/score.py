@@ -190,7 +190,15 @@ def run_add(args: argparse.Namespace) -> int:
 def _add_interactively(args: argparse.Namespace, store: Store, game: KeptGame) -> int:
     asker = Asker(sys.stdin, sys.stdout, sys.stdin.isatty())
     r = game.next_round
-    data = ask_round(game.rules, game.seating, asker, r)
+    data: dict[str, Any] = {}
+    try:
+        ask_round(game.rules, game.seating, asker, r, into=data)
+    except (KeyboardInterrupt, ScoreError) as err:
+        # Cut short (Ctrl-C, or the terminal's input ended): keep what was typed.  Piped answers
+        # that stop at a bad line are still in their file.
+        if isinstance(err, KeyboardInterrupt) or asker.interactive:
+            _keep_partial(args, store, game, r, data)
+        raise
     try:
         _, entries = read_round(game.rules, game.seating, data)
         return store.add_round(game, r, entries)
@@ -208,6 +216,19 @@ def _add_interactively(args: argparse.Namespace, store: Store, game: KeptGame) -
             if isinstance(err, ScoreFileBusy) else "Fix them and run"
         raise ScoreError(f"{err}\nNothing was saved to the game; your answers are in {where}. "
                          f"{then} `{run}` (the draft is removed once entered).") from None
+
+
+def _keep_partial(args: argparse.Namespace, store: Store, game: KeptGame, r: int,
+                  data: dict[str, Any]) -> None:
+    typed = [t for t in data.get("teams", []) if set(t) - {"name", "canastas"} or t["canastas"]]
+    if not typed:
+        return
+    where = save_draft(round_toml(data), game, store, r)
+    if where is not None:
+        db = f" --db {shlex.quote(str(store.path))}" if getattr(args, "db", None) else ""
+        print(f"\nhandfoot: the answers typed so far are in {where}; complete them there and "
+              f"enter them with `handfoot score add {game.id} --file "
+              f"{shlex.quote(str(where))}{db}`", file=sys.stderr)
 
 
 DRAFT_HEAD = "# handfoot score draft:"

@@ -127,17 +127,24 @@ def _went_out(seating: Seating, team: int) -> Callable[[str], str | None]:
 NO = ("no", "n", "false", "-", "0", "nobody", "none")
 
 
-def ask_round(rules: Rules, seating: Seating, asker: Asker, round_no: int) -> dict[str, Any]:
+def ask_round(rules: Rules, seating: Seating, asker: Asker, round_no: int,
+              into: dict[str, Any] | None = None) -> dict[str, Any]:
     """The round's answers in round-file form (see :mod:`.roundfile`).  Each answer is checked
-    as it is typed against what the shoe allows; the checks of the rules come after."""
+    as it is typed against what the shoe allows; the checks of the rules come after.
+
+    The answers are written into ``into`` as they are given, so an entry cut short (Ctrl-C,
+    the input ending) still has what was typed."""
     shoe = shoe_of(rules)
     decks = f"{rules.decks} deck{'s' if rules.decks != 1 else ''}"
     asker.say(f"Round {round_no}. Press Enter to take the value in brackets.")
     teams: list[dict[str, Any]] = []
+    data = into if into is not None else {}
+    data.update(round=round_no, teams=teams)
     someone_out = False
     for team, name in enumerate(seating.teams):
         asker.say(f"\n-- {name} --")
         raw: dict[str, Any] = {"name": name, "canastas": {}}
+        teams.append(raw)
         for kind in canasta_kinds_asked(rules):
             most = shoe.most_canastas(canasta_key(kind))
             n = asker.ask(f"{kind} canastas", "0", _at_most(
@@ -198,8 +205,7 @@ def ask_round(rules: Rules, seating: Seating, asker: Asker, round_no: int) -> di
         if other:
             reason = asker.ask("what for", None, _reason)
             raw["other_penalties"] = [{"points": other, "reason": reason}]
-        teams.append(raw)
-    return {"round": round_no, "teams": teams}
+    return data
 
 
 def _reason(text: str) -> str:
