@@ -105,6 +105,8 @@ def _styles() -> dict[str, ParagraphStyle]:
                                leading=10.5),
         "small": ParagraphStyle("m", parent=base["Normal"], fontName=sans, fontSize=8,
                                 leading=9, alignment=1),
+        "head": ParagraphStyle("h", parent=base["Normal"], fontName=SANS_BOLD, fontSize=7,
+                               leading=8, alignment=1),
         "bold": ParagraphStyle("b", parent=base["Normal"], fontName=SANS_BOLD, fontSize=9,
                                leading=10.5),
     }
@@ -178,9 +180,11 @@ def _sheet(rules: Rules, teams: list[str], game: KeptGame | None) -> list[Flowab
     head = ["Round", "Team", *label, *(f"{k}\n{_n(bonus[k])}" for k in kinds),
             f"Red 3s laid\n{_n(rules.red_three_bonus)} ea", "Melded\ncards",
             f"Went out\n{_n(rules.going_out_bonus)}",
-            "Left in\n" + "/".join(keys), "Threes\nheld", "Penalties", "Round\nscore",
+            "Left in\n" + ", ".join(keys), "Threes\nheld", "Penalties", "Round\nscore",
             "Running\ntotal"]
-    rows: list[list[Any]] = [head]
+    # Headings as paragraphs, so a long one ("Left in hand, knee, foot") wraps in its column.
+    rows: list[list[Any]] = [[Paragraph(markup(h).replace("\n", "<br/>"), st["head"])
+                              for h in head]]
     heights: list[float | None] = [0.42 * inch]
     data = summary(game) if game is not None else None
     by_round = {r["round"]: r for r in data["rounds"]} if data else {}
@@ -192,6 +196,8 @@ def _sheet(rules: Rules, teams: list[str], game: KeptGame | None) -> list[Flowab
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("ALIGN", (0, 0), (-1, -1), "CENTER"),
         ("ALIGN", (1, 1), (1, -1), "LEFT"),
+        ("LEFTPADDING", (0, 0), (-1, 0), 1.5),
+        ("RIGHTPADDING", (0, 0), (-1, 0), 1.5),
     ]
     if filled:
         style += [("FONT", (2, 1), (2, -1), SANS, 7), ("TEXTCOLOR", (2, 1), (2, -1), GRID)]
@@ -236,7 +242,7 @@ def _sheet(rules: Rules, teams: list[str], game: KeptGame | None) -> list[Flowab
         if len(teams) > 1:
             style.append(("SPAN", (0, first), (0, len(rows) - 1)))
         style.append(("FONT", (0, first), (-1, len(rows) - 1), SANS_BOLD, 9))
-    widths = [0.85 * inch, 1.45 * inch, *([0.5 * inch] * len(label)),
+    widths = [0.85 * inch, 1.45 * inch, *([0.45 * inch] * len(label)),
               *([0.55 * inch] * len(kinds)), 0.7 * inch, 0.62 * inch, 0.62 * inch,
               0.85 * inch, 0.62 * inch, 0.65 * inch, 0.65 * inch, 0.75 * inch]
     scale = min(1.0, (10.2 * inch) / sum(widths))
