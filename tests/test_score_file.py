@@ -258,3 +258,15 @@ def test_an_entry_cut_short_by_ctrl_c_keeps_what_was_typed(
     assert str(draft) in err and "answers typed so far" in err
     text = draft.read_text(encoding="utf-8")
     assert "clean = 2" in text and "dirty = 1" in text and "melded_points = 460" in text
+
+
+def test_sqlites_own_tables_do_not_make_a_score_file_foreign(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    new_game(capsys, db)
+    raw = sqlite3.connect(db)
+    raw.execute("ANALYZE")  # adds sqlite_stat1
+    raw.commit()
+    raw.close()
+    code, out, err = run(capsys, "score", "list", "--db", str(db))
+    assert code == 0, err

@@ -43,7 +43,7 @@ FONT_FOLDERS = (
     "/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts",
     "/System/Library/Fonts", "/Library/Fonts", "~/Library/Fonts", "C:/Windows/Fonts",
 )
-MOST_SCANNED = 400  # font files looked at for a character no known fallback has
+MOST_SCANNED = 100  # font files looked at for a character no known fallback has
 
 
 @cache
@@ -79,6 +79,7 @@ def has_glyph(ch: str) -> bool:
 
 _loaded: list[tuple[str, frozenset[int]]] = []  # fallback fonts registered so far
 _tried: set[str] = set()
+_missing: set[int] = set()  # characters no font here has: looked for once
 
 
 def _candidates() -> Iterator[str]:
@@ -103,6 +104,8 @@ def fallback_for(ch: str) -> str | None:
     for name, chars in _loaded:
         if code in chars:
             return name
+    if code in _missing:
+        return None
     for path in _candidates():
         if path in _tried or not os.path.isfile(path):
             continue
@@ -116,6 +119,7 @@ def fallback_for(ch: str) -> str | None:
         _loaded.append((name, chars))
         if code in chars:
             return name
+    _missing.add(code)
     return None
 
 

@@ -122,9 +122,10 @@ class Store:
         if app not in (0, APPLICATION_ID):
             raise ScoreError(f"{self.path}: an SQLite file of another program (application id "
                              f"{app:#x}), not a handfoot score file; give another --db")
-        ours = tables >= TABLES and not tables - TABLES - {"sqlite_sequence"}
+        tables = {t for t in tables if not t.startswith("sqlite_")}  # SQLite's own
+        ours = tables >= TABLES and not tables - TABLES
         if tables and not ours:
-            listed = ", ".join(sorted(tables - {"sqlite_sequence"})[:5])
+            listed = ", ".join(sorted(tables)[:5])
             raise ScoreError(f"{self.path}: another SQLite database (tables: {listed}), not a "
                              "handfoot score file; it was left as it was: give another --db")
         if not tables:
