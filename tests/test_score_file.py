@@ -269,4 +269,4 @@ def test_sqlites_own_tables_do_not_make_a_score_file_foreign(
     raw.commit()
     raw.close()
     code, out, err = run(capsys, "score", "list", "--db", str(db))
-    assert code == 0, err
+    assert code == 0 and "Ann & Bob" in out, err
