@@ -82,6 +82,20 @@ def test_resume_carries_on_every_example_record(record: Path, tmp_path: Path) ->
     assert s.human_to_act or s.game.over
 
 
+def test_resuming_a_scenario_never_writes_over_it(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    example = EXAMPLES / "hf-first-meld-105.json"
+    before = example.read_text(encoding="utf-8")
+    s = build_session(build_parser().parse_args(["play", "--resume", str(example),
+                                                 "--bots", "heuristic"]))
+    assert s.save_path.parent == tmp_path / "handfoot" / "games"
+    assert s.save_path.name.startswith("hf-first-meld-105-resumed-")
+    s.save()
+    assert example.read_text(encoding="utf-8") == before
+    assert s.save_path.is_file()
+
+
 def test_resume_keeps_the_bots_a_record_names(tmp_path: Path) -> None:
     save = tmp_path / "g.json"
     args = build_parser().parse_args(["play", "--bots", "basic,random,heuristic", "--seed", "3",
@@ -91,6 +105,7 @@ def test_resume_keeps_the_bots_a_record_names(tmp_path: Path) -> None:
     again = build_session(build_parser().parse_args(["play", "--resume", str(save)]))
     assert [type(again.bots[i]).__name__ for i in (1, 2, 3)] == ["BasicBot", "RandomBot",
                                                                 "HeuristicBot"]
+    assert again.save_path == save  # its own record: carried on in the same file
 
 
 def test_the_search_bot_plays_a_scenario_dealt_from_part_of_a_shoe() -> None:

@@ -46,8 +46,8 @@ def add_parser(subparsers: Any) -> None:
                         help="carry on a saved game record: its rules, and its bots where its "
                         "seats are named by bot (other seats get --bots)")
     parser.add_argument("--save", metavar="FILE", default=None,
-                        help="where the game record is written (default: the resumed file, "
-                        "or a new file in the user data folder)")
+                        help="where the game record is written (default: the resumed file if "
+                        "handfoot play wrote it, else a new file in the user data folder)")
     parser.add_argument("--pace", type=float, default=0.6, metavar="SECONDS",
                         help="seconds between the bots' moves (default: 0.6; f skips ahead)")
     parser.set_defaults(run=run)
@@ -81,8 +81,14 @@ def build_session(args: argparse.Namespace) -> Any:
     levels = [b.strip() for b in args.bots.split(",") if b.strip()] or [DEFAULT_BOT]
     try:
         if args.resume:
-            record = seat_bots(read_record(args.resume), levels)
+            given = read_record(args.resume)
+            record = seat_bots(given, levels)
             save = Path(args.save) if args.save else Path(args.resume)
+            if not args.save and record.seats != given.seats:
+                # Not a record of this command (a scenario, another program's): carry it on in
+                # a new file rather than write our seat names over its own.
+                stamp = time.strftime("%Y%m%d-%H%M%S")
+                save = data_dir() / f"{Path(args.resume).stem}-resumed-{stamp}.json"
             return Session.resume(record, save)
         rules = rules_from_args(args)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
