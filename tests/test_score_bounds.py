@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -121,24 +120,18 @@ def test_score_edit_refuses_a_melded_total_past_the_shoe(
 
 
 def _entries_of(game: Game) -> list[dict[str, Any]]:
-    """A played round's result as a score sheet would have it (the lines say it all)."""
+    """A played round as a score sheet would have it: each team's tally, its held cards put
+    on the team's first player."""
     rules = game.rules
     keys = dict(zip(rules.packet_names, packet_keys(rules), strict=True))
     out = []
-    for team in game.results[0]["teams"]:
-        raw: dict[str, Any] = {"canastas": {}, "players": [{}]}
-        for label, points in team["lines"]:
-            if m := re.fullmatch(r"(\S+) canastas x(\d+)", label):
-                raw["canastas"][m[1]] = int(m[2])
-            elif label == "melded cards":
-                raw["melded_points"] = points
-            elif m := re.fullmatch(r"red threes laid x(\d+)", label):
-                raw["red_threes_laid"] = int(m[1])
-            elif m := re.fullmatch(r"cards left in (.+)", label):
-                raw["players"][0][keys[m[1]]] = -points
-            elif m := re.fullmatch(r"(red|black) threes held x(\d+)", label):
-                raw["players"][0][f"{m[1]}_threes_held"] = int(m[2])
-        out.append(raw)
+    for team in game.results[0].teams:
+        t = team.tally
+        assert t is not None
+        player = {keys[name]: points for name, points in t.left_points.items()}
+        player.update(red_threes_held=t.red_threes_held, black_threes_held=t.black_threes_held)
+        out.append({"canastas": dict(t.canastas), "melded_points": t.melded_points,
+                    "red_threes_laid": t.red_threes_laid, "players": [player]})
     return out
 
 

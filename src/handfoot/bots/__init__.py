@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import HandfootError
 from .base import Bot
 from .basic import BasicBot
 from .heuristic import HeuristicBot
@@ -33,7 +34,7 @@ ANALYSIS_BOTS: dict[str, Callable[..., Bot]] = {
 }
 
 
-class BotError(ValueError):
+class BotError(HandfootError):
     """An unknown bot name or a bad bot option."""
 
 

@@ -10,7 +10,7 @@ import sys
 import tomllib
 from typing import NoReturn
 
-from handfoot import __version__
+from handfoot import HandfootError, __version__
 from handfoot.actions import ActionSyntaxError
 from handfoot.bots import BotError
 from handfoot.cards import CardError
@@ -39,6 +39,7 @@ INPUT_ERRORS = (
     json.JSONDecodeError,
     tomllib.TOMLDecodeError,
     UnicodeDecodeError,
+    HandfootError,  # every other error of the package's own: the input, not the program
 )
 
 

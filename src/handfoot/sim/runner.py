@@ -16,6 +16,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 from typing import Any, TextIO, TypeVar
 
+from ..errors import HandfootError
+
 T = TypeVar("T")
 
 
@@ -28,7 +30,7 @@ IN_FLIGHT = 4
 MAX_GAMES = 1_000_000
 
 
-class SimError(ValueError):
+class SimError(HandfootError):
     """A run that cannot be made as asked (wrong player count, missing optional package...)."""
 
 
