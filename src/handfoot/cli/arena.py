@@ -9,7 +9,7 @@ from typing import Any
 from handfoot.bots import BotError
 from handfoot.sim import SimError
 from handfoot.sim.arena import format_markdown, format_text, run_arena
-from handfoot.sim.runner import default_jobs
+from handfoot.sim.runner import check_jobs, default_jobs
 
 from .common import UserError, add_rules_options, rules_from_args
 
@@ -19,7 +19,7 @@ def add_parser(subparsers: Any) -> None:
         "arena",
         help="measure bots against each other on duplicate deals",
         description="Every pair of bots plays the same deals twice, the teams swapping seats; "
-        "reports win rates, score differences and Elo with 95%% intervals. With more than "
+        "reports win rates, score differences and Elo with 95% intervals. With more than "
         "two bots, a round robin and a rating table.",
     )
     parser.add_argument("--bots", nargs="+", required=True, metavar="SPEC",
@@ -51,8 +51,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserError("--rounds must be at least 1")
         rules = rules.replace(rounds=args.rounds)
     jobs = args.jobs if args.jobs is not None else default_jobs()
-    if jobs < 1:
-        raise UserError("--jobs must be at least 1")
+    check_jobs(jobs)
     try:
         report = run_arena(rules, args.bots, args.deals, args.seed, jobs,
                            progress=not args.quiet)

@@ -10,9 +10,13 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from itertools import islice
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+
+from ..errors import HandfootError
 
 if TYPE_CHECKING:
     import rich.progress
@@ -20,7 +24,16 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-class SimError(ValueError):
+# Work items queued per worker process: enough that no worker waits for the next, few enough
+# that a long run's queue stays small.
+IN_FLIGHT = 4
+# The most games (or duplicate deals) one run plays: at the heuristic bot's few hundred games a
+# second on two cores, a million already takes hours; more is a slip of the keyboard, and a
+# bigger study is several runs with different seeds.
+MAX_GAMES = 1_000_000
+
+
+class SimError(HandfootError):
     """A run that cannot be made as asked (wrong player count, missing optional package...)."""
 
 
@@ -32,6 +45,15 @@ def derive_seed(*parts: object) -> int:
 
 def default_jobs() -> int:
     return os.cpu_count() or 1
+
+
+def check_jobs(jobs: int) -> None:
+    """Refuse a number of worker processes that cannot help: past a few per core they only
+    share the cores and each holds its own interpreter."""
+    most = 4 * default_jobs()
+    if not 1 <= jobs <= most:
+        raise SimError(f"--jobs must be from 1 to {most} (this machine has "
+                       f"{default_jobs()} cores), not {jobs}")
 
 
 class Progress:
@@ -93,23 +115,39 @@ def run_all(fn: Callable[..., T], items: Sequence[tuple[Any, ...]], jobs: int,
             progress: Progress | None = None) -> list[T]:
     """``[fn(*item) for item in items]``, on ``jobs`` processes; ``fn`` must be importable
     (a module-level function) so the workers can find it."""
-    results: list[T | None] = [None] * len(items)
-    if jobs <= 1 or len(items) <= 1:
+    return list(stream(fn, items, len(items), jobs, progress))
+
+
+def stream(fn: Callable[..., T], items: Iterable[tuple[Any, ...]], count: int, jobs: int,
+           progress: Progress | None = None) -> Iterator[T]:
+    """``fn(*item)`` for each of ``count`` items, yielded in the items' order as they are
+    played on ``jobs`` processes.
+
+    Only a few items per worker are in flight at once, so a run of a million games holds a
+    few dozen work items and results, never all of them: the caller folds each result into
+    its tallies (or a file) and lets it go."""
+    if jobs <= 1 or count <= 1:
         if progress:
             progress.start()
-        for i, item in enumerate(items):
-            results[i] = fn(*item)
+        for item in items:
+            result = fn(*item)
             if progress:
                 progress.step()
-    else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(items))) as pool:
-            # Under fork, the first submit starts every worker: the bar comes after.
-            futures: dict[Future[T], int] = {pool.submit(fn, *item): i
-                                             for i, item in enumerate(items)}
+            yield result
+        return
+    workers = min(jobs, count)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        source = iter(items)
+        pending: deque[Future[T]] = deque(
+            pool.submit(fn, *item) for item in islice(source, IN_FLIGHT * workers))
+        # Under fork, the first submit starts every worker: the bar comes after.
+        if progress:
+            progress.start()
+        while pending:
+            result = pending.popleft().result()
+            nxt = next(source, None)
+            if nxt is not None:
+                pending.append(pool.submit(fn, *nxt))
             if progress:
-                progress.start()
-            for future in as_completed(futures):
-                results[futures[future]] = future.result()
-                if progress:
-                    progress.step()
-    return [cast(T, r) for r in results]
+                progress.step()
+            yield result
