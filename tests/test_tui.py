@@ -48,10 +48,12 @@ from handfoot.cards import (
     TEN,
     TWO,
     WILD_SLOT,
+    slot_token,
 )
 from handfoot.cli.main import main
 from handfoot.presets import preset
-from handfoot.record import load_record, replay
+from handfoot.record import Record, RoundRecord, load_record, replay
+from handfoot.tui import render
 from handfoot.tui.app import PlayApp, ResultScreen, screen_text
 from handfoot.tui.session import Session
 from handfoot.views import view
@@ -187,16 +189,37 @@ async def play_by_keys(app: PlayApp, pilot: Pilot[None], until: Callable[[], boo
 
 
 def check_screen(app: PlayApp) -> Callable[[str], None]:
-    """The screen shows the engine's state: hand size, pile size, stock, every seat's count."""
+    """The screen shows what a player needs, as the engine has it: whose turn, every seat's
+    packet and card count, every team's score and opening, every meld (or says there are
+    more), the stock and the pile, the quota and the person's cards."""
     def check(text: str) -> None:
-        v = app.session.view()
-        assert f"Your {v.rules.packet_names[v.packet_no]}: {sum(v.hand)} cards" in text
+        s = app.session
+        v = s.view()
+        assert "Terminal too small" not in text
+        n = sum(v.hand)
+        assert f"Your {v.rules.packet_names[v.packet_no]}: {n} card" in text
         assert f"Stock {v.stock_size}" in text
         assert (f"Pile {len(v.pile)}," in text) if v.pile else ("Pile empty" in text)
+        if v.pile:
+            assert re.search(r"(open to you|closed to you|blocked|at your draw):", text), text
         for seat, info in enumerate(v.seats):
-            name = app.session.names[seat]
-            assert re.search(rf"{name} \(t\d\): {info.hand_n} in", text), (name, text)
-        assert "Your turn" in text or "asks: may I go out?" in text
+            name = re.escape(s.names[seat])
+            packet = v.rules.packet_names[info.packet_no]
+            assert re.search(rf"{name}\s+{info.hand_n} in {packet}\b", text), (name, text)
+        assert "Score" in text and "Opening" in text and "To go out:" in text
+        more = "more line" in text
+        for team in range(v.rules.teams):
+            label = re.escape(render.team_name(s, team))
+            info = v.teams[team]
+            opening = "open" if info.opened else f"needs {info.minimum}"
+            assert re.search(rf"{label}\s+{v.totals[team]}\s+{opening}", text) or more, text
+            for slot, (nat, tw, j) in enumerate(info.melds):
+                if nat + tw + j and not more:
+                    token = f"wild:{tw + j}" if slot == WILD_SLOT else \
+                        f"{slot_token(slot)}:{nat}" + (f"+{tw + j}" if tw + j else "")
+                    assert token in text, (token, text)
+        assert "Your turn" in text or "asks you: may I go out?" in text
+        assert all(len(line) <= app.size.width for line in text.splitlines())
     return check
 
 
@@ -215,7 +238,7 @@ def test_a_full_game_at_80x24_by_keystrokes(tmp_path: Path) -> None:
                                     check_screen(app))
         text = screen_text(app)
         assert "Game over" in text
-        assert "wins" in text or "tie" in text
+        assert "win" in text or "tie" in text
         totals = [str(t) for t in s.game.totals]
         for total in totals:
             assert total in text  # the scores panel
@@ -231,6 +254,28 @@ def test_a_full_game_at_80x24_by_keystrokes(tmp_path: Path) -> None:
     assert main(["replay", "--quiet", str(save)]) == 0
 
 
+def check_result(s: Session, text: str, index: int) -> None:
+    """The score screen shows every line of the engine's breakdown in its team's column."""
+    result = s.game.results[index]
+    order = [0] + [t for t in range(s.rules.teams) if t != 0]  # the person's team first
+    for column, team in enumerate(order):
+        for label, points in result["teams"][team]["lines"]:
+            base, _, count = label.rpartition(" x")
+            if not base or not count.isdigit():
+                base, count = label, ""
+            cell = f"{count}× {points}" if count else str(points)
+            line = next((x for x in text.splitlines() if re.search(
+                rf"(^|│) ?{re.escape(base)}\s", x)), None)
+            assert line is not None, (base, text)
+            cells = re.split(r"\s{2,}", line.split(base, 1)[1].strip(" │"))
+            cells = [c.strip() for c in cells if c.strip()]
+            assert cells[column] == cell, (label, line)
+        total = result["teams"][team]["total"]
+        line = next(x for x in text.splitlines() if "round total" in x)
+        assert re.split(r"\s{2,}", line.split("round total", 1)[1].strip(" │"))[column] \
+            == str(total), line
+
+
 def test_a_round_on_a_large_screen_and_its_score_screen() -> None:
     s = session(seed=21, name="hand-knee-foot")
     app = PlayApp(s, pace=0)
@@ -241,10 +286,7 @@ def test_a_round_on_a_large_screen_and_its_score_screen() -> None:
         text = screen_text(app)
         result = s.game.results[0]
         assert f"Round {result['round']} over" in text
-        for row in result["teams"]:
-            for label, points in row["lines"]:
-                assert re.search(rf"{re.escape(label)}\s+{points}\b", text), label
-            assert re.search(rf"round total\s+{row['total']}\b", text)
+        check_result(s, text, 0)
         await pilot.press("enter")
         await pilot.pause()
         text = screen_text(app)
@@ -288,6 +330,105 @@ def test_snapshot_of_a_score_screen() -> None:
         # The bots' play decides the figures, so check the frame, not a stored copy.
         assert "round total" in text and "game total" in text
         assert all(len(line) <= 80 for line in text.splitlines())
+
+    run(app, (80, 24), body)
+
+
+# Recorded games the snapshots replay: the first round of each, played by heuristic bots (the
+# person's seat too), and the next round dealt.  Stored, so the bots' future changes leave the
+# screens alone; written when missing.
+GAMES = {"hf4": ("hand-and-foot", 4, 3), "hf6": ("hand-and-foot", 6, 4),
+         "knee4": ("hand-knee-foot", 4, 3)}
+
+
+def recorded_game(key: str) -> Record:
+    path = SNAPSHOTS / "games" / f"{key}.json"
+    if not path.exists():
+        name, players, seed = GAMES[key]
+        s = Session.new(preset(name, players), seed, ["heuristic"], save_path=path)
+        bot = HeuristicBot(seed=2)
+        while not s.game.results:
+            if s.human_to_act:
+                s.act(bot.choose(s.view(), s.game.legal_actions()))
+            else:
+                s.bot_step()
+        s.save()
+    return load_record(path.read_text(encoding="utf-8"))
+
+
+def cut(record: Record, moves: int) -> Record:
+    """The record's first round up to its first ``moves`` moves, unfinished."""
+    first = record.rounds[0]
+    return Record(record.rules, record.seats,
+                  [RoundRecord(first.round, first.deal, first.actions[:moves])],
+                  seed=record.seed, first_dealer=record.first_dealer,
+                  first_round=record.first_round, description=record.description)
+
+
+def late_in_the_round(record: Record) -> Record:
+    """Just after the person's last draw of the first round: the most on the table."""
+    actions = record.rounds[0].actions
+    last = max(i for i, (seat, a) in enumerate(actions)
+               if seat == 0 and isinstance(a, Draw | TakePile))
+    return cut(record, last + 1)
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_snapshot_late_in_a_round_at_80x24(key: str) -> None:
+    record = late_in_the_round(recorded_game(key))
+    s = Session.resume(record)
+    app = PlayApp(s, pace=60)
+
+    async def body(pilot: Pilot[None]) -> None:
+        text = screen_text(app)
+        check_screen(app)(text)
+        snapshot(f"play-{key}-late-80x24.txt", text)
+
+    run(app, (80, 24), body)
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_snapshot_of_the_round_end_at_80x24(key: str) -> None:
+    # Resumed after the round's last move: its score screen is shown again.
+    s = Session.resume(recorded_game(key))
+    app = PlayApp(s, pace=60)
+
+    async def body(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, ResultScreen)
+        text = screen_text(app)
+        check_result(s, text, 0)
+        assert "Enter: continue" in text  # on the frame: never scrolled out of sight
+        assert all(len(line) <= 80 for line in text.splitlines())
+        snapshot(f"play-{key}-round-end-80x24.txt", text)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, ResultScreen)
+        text = screen_text(app)
+        assert "Round 2/4" in text
+        for team in range(s.rules.teams):  # the scores with their labels
+            label = re.escape(render.team_name(s, team))
+            assert re.search(rf"{label}\s+{s.game.totals[team]}\s", text), text
+
+    run(app, (80, 24), body)
+
+
+def test_a_small_terminal_says_so() -> None:
+    s = Session.resume(late_in_the_round(recorded_game("hf6")))
+    app = PlayApp(s, pace=60)
+
+    async def body(pilot: Pilot[None]) -> None:
+        assert "Terminal too small" not in screen_text(app)
+        await pilot.resize_terminal(80, 15)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Terminal too small" in text and "80x15" in text
+        assert "Stock" not in text  # nothing half shown
+        await pilot.resize_terminal(50, 30)
+        await pilot.pause()
+        assert "Terminal too small" in screen_text(app)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        check_screen(app)(screen_text(app))
 
     run(app, (80, 24), body)
 
@@ -456,16 +597,20 @@ def test_answering_a_partner_who_asks_to_go_out() -> None:
         else:
             s.bot_step()
     assert s.human_to_act and s.game.phase == 3, "the partner never asked"
-    app = PlayApp(s, pace=0)
+    app = PlayApp(s, pace=60)
     count = moves(s)
+    asker = s.names[s.game.seat]
 
     async def body(pilot: Pilot[None]) -> None:
         text = screen_text(app)
-        assert f"{s.names[s.game.seat]} asks: may I go out?" in text
+        assert f"{asker} asks you: may I go out? y / n" in text.splitlines()[0]
         await pilot.press("y")
         await pilot.pause()
         assert any(line.endswith("answer yes") for line in s.log.lines)
         actions = [a for r in s.recorder.rounds for a in r.actions]
         assert actions[count] == (0, Answer(True))
+        # The question and the answer stay in sight for the rest of the turn.
+        top = " ".join(line.strip() for line in screen_text(app).splitlines()[:2])
+        assert f"{asker} asked you “may I go out?”: yes" in top
 
     run(app, (80, 24), body)

@@ -7,6 +7,9 @@ game object itself is only asked what is legal and told what was done.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,12 +82,15 @@ class Log:
     _run_seat: int = -1
     _run: dict[int, list[int]] = field(default_factory=dict)
 
-    def add(self, line: str) -> None:
+    def add(self, line: str) -> int:
+        """Add a line; its index."""
         self.lines.append(line)
         self.revision += 1
         self._run_seat = -1
+        return len(self.lines) - 1
 
-    def meld(self, seat: int, name: str, slot: int, counts: list[int]) -> None:
+    def meld(self, seat: int, name: str, slot: int, counts: list[int]) -> int:
+        """Add a meld to the seat's current line of melds; that line's index."""
         if self._run_seat != seat:
             self.lines.append("")
             self._run_seat, self._run = seat, {}
@@ -94,11 +100,45 @@ class Log:
         melds = " · ".join(f"{slot_token(s)}: {meld_text(s, *c)}" for s, c in self._run.items())
         self.lines[-1] = f"{name} {'meld' if name == YOU else 'melds'} {melds}"
         self.revision += 1
+        return len(self.lines) - 1
 
     def truncate(self, n: int) -> None:
         del self.lines[n:]
         self.revision += 1
         self._run_seat = -1
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a kill at any moment leaves either the old file
+    or the new one, never a part: a temporary file in the same folder, synced, renamed over."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        mode = 0o666 & ~mask
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, mode)  # as a file written in place would be, not mkstemp's 0600
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    # The rename reaches the disk with the folder's own entry.
+    if hasattr(os, "O_DIRECTORY"):
+        with contextlib.suppress(OSError):
+            folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
 
 
 def refusal_text(refusal: Refusal) -> str:
@@ -109,11 +149,14 @@ def refusal_text(refusal: Refusal) -> str:
 
 class Session:
     def __init__(self, recorder: Recorder, human: int, bots: dict[int, Bot],
-                 save_path: Path | None = None) -> None:
+                 save_path: Path | None = None, bot_specs: list[str] | None = None) -> None:
         self.recorder = recorder
         self.human = human
         self.bots = bots
+        # The bot levels of the other seats in seat order, for a new game with the same table.
+        self.bot_specs = bot_specs or [DEFAULT_BOT]
         self.save_path = save_path
+        self.save_error: str | None = None  # why the last save failed, until one succeeds
         self.names = seat_names(recorder.game.rules, human)
         self.log = Log()
         self.picked = [0] * NUM_KINDS  # cards chosen but not yet put on a meld
@@ -121,6 +164,12 @@ class Session:
         self._undo: list[_Saved] = []
         self.shown_results = len(recorder.game.results)  # round-end screens already shown
         self.hinter = HeuristicBot(seed=0)
+        # What the table watched happen lately, for the screen's highlights: each seat's
+        # latest turn (indexes of its log lines), the melds other seats changed since the
+        # person last moved, and this turn's "may I go out?" (asker, asked, answer or None).
+        self.last_lines: dict[int, list[int]] = {}
+        self.recent: set[tuple[int, int]] = set()
+        self.question: tuple[int, int, bool | None] | None = None
         self._start_log()
 
     # ------------------------------------------------------------------ building
@@ -142,7 +191,7 @@ class Session:
         names[human] = HUMAN_NAME
         recorder = Recorder.new(rules, seed=seed, names=names,
                                 description=f"handfoot play, seed {seed}")
-        return cls(recorder, human, players, save_path)
+        return cls(recorder, human, players, save_path, bot_specs=bots)
 
     @classmethod
     def resume(cls, record: Record, save_path: Path | None = None,
@@ -152,7 +201,8 @@ class Session:
         human = names.index(HUMAN_NAME) if HUMAN_NAME in names else 0
         recorder = Recorder(record.new_game(), names, record.description)
         # The current round's events, so the log picks up where the game was left.
-        this_round: list[tuple[list[Event], int]] = []
+        Hands = tuple[tuple[int, ...], tuple[int, ...]] | None  # the person's, around a move
+        this_round: list[tuple[list[Event], int, Hands]] = []
         for rnd in record.rounds:
             for seat, action in rnd.actions:
                 refusal = recorder.game.refusal(action)
@@ -160,22 +210,34 @@ class Session:
                     why = refusal_text(refusal) if refusal else "not that seat's move"
                     raise PlayError(f"round {rnd.round}: {action.text!r} by seat {seat} "
                                     f"does not replay: {why}")
+                before = view(recorder.game, human).hand
                 events = recorder.apply(action, seat)
+                hands = (before, view(recorder.game, human).hand) if seat == human else None
                 if any(e.name == "deal" for e in events):
                     this_round.clear()
                 else:
-                    this_round.append((events, seat))
+                    this_round.append((events, seat, hands))
         seed = record.seed or 0
         players: dict[int, Bot] = {}
+        specs: list[str] = []
         for seat, name in enumerate(names):
             if seat != human:
-                players[seat] = make_bot(name or default_bot, seed=seed * 10 + seat + 17)
-        session = cls(recorder, human, players, save_path)
-        session.shown_results = len(recorder.game.results)
-        for events, seat in this_round:
-            session._log_events(events, seat)
+                specs.append(name or default_bot)
+                players[seat] = make_bot(specs[-1], seed=seed * 10 + seat + 17)
+        session = cls(recorder, human, players, save_path, bot_specs=specs)
+        game = recorder.game
+        session.shown_results = len(game.results)
+        if game.results and (game.over or not record.rounds[-1].actions):
+            # Left on a round's score screen (the next round has not begun): show it again.
+            session.shown_results -= 1
+        for events, seat, hands in this_round:
+            session._log_events(events, seat, *(hands or (None, None)))
         session.log.add(f"resumed after {sum(len(r.actions) for r in record.rounds)} moves")
         return session
+
+    def next_game(self, seed: int, save_path: Path | None) -> Session:
+        """A new game at the same table: the same rules, seat and bot levels."""
+        return Session.new(self.rules, seed, list(self.bot_specs), self.human, save_path)
 
     def _start_log(self) -> None:
         g = self.game
@@ -330,6 +392,7 @@ class Session:
                        len(self.recorder.rounds[-1].actions), len(self.log.lines),
                        list(self.staged))
         before = self.view().hand
+        self.recent.clear()  # the person has seen what the others did
         events = self.recorder.apply(action, self.human)
         if isinstance(action, LayDown):
             self.clear()
@@ -343,6 +406,7 @@ class Session:
         if not news:
             self._undo.append(saved)
         self._after(events)
+        self.autosave()
         return None
 
     def undo(self) -> bool:
@@ -354,9 +418,12 @@ class Session:
         del self.recorder.rounds[saved.rounds:]
         del self.recorder.rounds[-1].actions[saved.actions:]
         self.log.truncate(saved.log)
+        for seat, kept in self.last_lines.items():
+            self.last_lines[seat] = [i for i in kept if i < saved.log]
         self.picked = [0] * NUM_KINDS
         self.staged = saved.staged
         self.log.add("(undone)")
+        self.autosave()
         return True
 
     def bot_step(self) -> list[Event]:
@@ -368,29 +435,68 @@ class Session:
         events = self.recorder.apply(action, actor)
         self._log_events(events, actor)
         self._after(events)
+        self.autosave()
         return events
 
     def _after(self, events: list[Event]) -> None:
         if any(e.name in ("round_end", "game_end") for e in events):
-            self.save()
             self._undo.clear()
 
     def _log_events(self, events: list[Event], actor: int,
-                    hand_before: tuple[int, ...] | None = None) -> None:
+                    hand_before: tuple[int, ...] | None = None,
+                    hand_after: tuple[int, ...] | None = None) -> None:
         for e in events:
+            self._watch(e)
+            index: int | None = None
             if e.name == "draw" and e.seat == self.human and hand_before is not None:
                 # The person sees their own new cards; the table sees only how many.
-                self.log.add(drawn_text(hand_before, self.view().hand, e, self.names))
-                continue
-            if e.name == "meld":
+                after = hand_after if hand_after is not None else self.view().hand
+                index = self.log.add(drawn_text(hand_before, after, e, self.names))
+            elif e.name == "meld":
                 slot, *counts = (int(str(x)) for x in e.detail)
-                self.log.meld(e.seat, self.names[e.seat], slot, counts)
-                continue
-            line = describe(e, self.names, self.rules)
-            if line:
-                self.log.add(line)
-            if e.name == "deal":
-                self._log_minimum()
+                index = self.log.meld(e.seat, self.names[e.seat], slot, counts)
+            else:
+                line = describe(e, self.names, self.rules)
+                if line:
+                    index = self.log.add(line)
+                if e.name == "deal":
+                    self._log_minimum()
+            if index is not None and e.name not in ("deal", "round_end", "game_end") \
+                    and 0 <= e.seat < self.rules.players:
+                seen = self.last_lines.setdefault(e.seat, [])
+                if index not in seen:
+                    seen.append(index)
+
+    def _watch(self, e: Event) -> None:
+        """Keep the table's recent happenings that the screen highlights."""
+        if e.name == "deal":
+            self.last_lines.clear()
+            self.recent.clear()
+            self.question = None
+        elif e.name == "turn":
+            self.last_lines[e.seat] = []
+            self.question = None
+        elif e.name in ("meld", "canasta") and e.seat != self.human:
+            self.recent.add((self.rules.team_of(e.seat), int(str(e.detail[0]))))
+        elif e.name == "ask":
+            self.question = (e.seat, int(str(e.detail[0])), None)
+        elif e.name == "answer" and self.question is not None:
+            self.question = (self.question[0], self.question[1], bool(e.detail[0]))
+
+    def last_move(self, seat: int) -> list[str]:
+        """The log lines of the seat's latest turn, without the seat's name in front."""
+        name = self.names[seat]
+        lines = self.log.lines
+        out = []
+        for i in self.last_lines.get(seat, []):
+            if i < len(lines) and lines[i]:
+                line = lines[i]
+                for subject, mark in ((f"{name} ", ""), (f"★ {name}: ", "★ ")):
+                    if line.startswith(subject):
+                        line = mark + line[len(subject):]
+                        break
+                out.append(line)
+        return out
 
     def _log_minimum(self) -> None:
         g = self.game
@@ -406,13 +512,22 @@ class Session:
         return record_to_json(self.recorder.record())
 
     def save(self) -> Path | None:
+        """Write the game record (atomically); raises OSError when it cannot be written."""
         if self.save_path is None:
             return None
-        self.save_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.save_path.with_suffix(self.save_path.suffix + ".tmp")
-        tmp.write_text(self.record_json(), encoding="utf-8")
-        tmp.replace(self.save_path)
+        write_atomic(self.save_path, self.record_json())
         return self.save_path
+
+    def autosave(self) -> bool:
+        """Save after a move, so a closed terminal, a kill or a crash loses nothing; a failure
+        is kept in ``save_error`` for the screen, not raised."""
+        try:
+            self.save()
+        except OSError as err:
+            self.save_error = f"cannot save to {self.save_path}: {err.strerror or err}"
+            return False
+        self.save_error = None
+        return True
 
     def key_action(self, name: str) -> Action | None:
         """The atomic action a single key stands for, in the current phase."""
