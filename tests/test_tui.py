@@ -10,6 +10,12 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -39,6 +45,7 @@ from handfoot.cards import (
     FOUR,
     JACK,
     JOKER,
+    KIND_TOKENS,
     KING,
     NINE,
     QUEEN,
@@ -319,21 +326,6 @@ def test_snapshot_of_the_opening_screen(size: tuple[int, int]) -> None:
     run(app, size, body)
 
 
-def test_snapshot_of_a_score_screen() -> None:
-    s = session(seed=5)
-    app = PlayApp(s, pace=0)
-
-    async def body(pilot: Pilot[None]) -> None:
-        await play_by_keys(app, pilot, lambda: isinstance(app.screen, ResultScreen))
-        text = screen_text(app)
-        assert "Round 1 over" in text and "Enter: continue" in text
-        # The bots' play decides the figures, so check the frame, not a stored copy.
-        assert "round total" in text and "game total" in text
-        assert all(len(line) <= 80 for line in text.splitlines())
-
-    run(app, (80, 24), body)
-
-
 # Recorded games the snapshots replay: the first round of each, played by heuristic bots (the
 # person's seat too), and the next round dealt.  Stored, so the bots' future changes leave the
 # screens alone; written when missing.
@@ -543,6 +535,376 @@ def test_resume_carries_on_a_saved_game(tmp_path: Path) -> None:
     last_discard = next(line for line in reversed(s.log.lines) if "discard" in line)
     assert last_discard in again.log.lines
     assert again.log.lines[-1].startswith("resumed after")
+
+
+# ---------------------------------------------------------------------- the mouse
+def where(app: PlayApp, text: str, line_start: str = "") -> tuple[int, int]:
+    """Screen column and row of ``text`` on the first line that starts with ``line_start``."""
+    for row, line in enumerate(screen_text(app).splitlines()):
+        if line.startswith(line_start) and text in line:
+            return line.index(text), row
+    raise AssertionError(f"{text!r} not on screen:\n{screen_text(app)}")
+
+
+async def click(pilot: Pilot[None], app: PlayApp, text: str, line_start: str = "") -> None:
+    x, y = where(app, text, line_start)
+    await pilot.click(offset=(x, y))
+    await pilot.pause()
+
+
+def test_the_mouse_picks_cards_and_puts_them_on_a_meld() -> None:
+    # Late in the hand-and-foot game: the person holds 6 6 2 2; their team has 8:4+1.
+    s = Session.resume(late_in_the_round(recorded_game("hf4")))
+    app = PlayApp(s, pace=60)
+    hand = s.view().hand
+    meld = s.view().teams[0].melds[EIGHT]
+    assert hand[SIX] == 2 and hand[TWO] == 2 and meld[0] == 4 and sum(meld[1:]) == 1
+
+    async def body(pilot: Pilot[None]) -> None:
+        await click(pilot, app, "6×2", "6×2")  # a card of the hand: picked
+        assert s.picked[SIX] == 1
+        await click(pilot, app, "6", "Picked:")  # a picked card: put back
+        assert s.picked[SIX] == 0
+        await click(pilot, app, "2×2", "6×2")
+        await click(pilot, app, "8:4+1", "  Us")  # a meld of the team: the card goes on it
+        assert [(p.slot, p.naturals, p.twos, p.jokers) for p in s.staged] == [(EIGHT, 0, 1, 0)]
+        assert "To lay: 8: 2" in screen_text(app)
+        await click(pilot, app, "8:4+1", "  Us")  # with nothing picked: says what to do
+        assert "Pick cards first" in screen_text(app)
+        # Enter lays it down, as the keys do.
+        await pilot.press("enter")
+        await pilot.pause()
+        assert s.view().teams[0].melds[EIGHT] == (meld[0], meld[1] + 1, meld[2])
+
+    run(app, (80, 24), body)
+
+
+def test_the_mouse_draws_and_takes_the_pile() -> None:
+    record = recorded_game("hf4")
+    actions = record.rounds[0].actions
+    # Just before the person's first draw, and just before their take of the pile.
+    first = next(i for i, (seat, a) in enumerate(actions) if seat == 0 and isinstance(a, Draw))
+    s = Session.resume(cut(record, first))
+    app = PlayApp(s, pace=60)
+
+    async def body(pilot: Pilot[None]) -> None:
+        assert "Your turn: draw" in screen_text(app)
+        size = sum(s.view().hand)
+        await click(pilot, app, "Stock", "Stock")
+        assert s.view().phase == "meld" and sum(s.view().hand) == size + 2
+
+    run(app, (80, 24), body)
+    record = recorded_game("hf6")  # where the person took the pile once
+    actions = record.rounds[0].actions
+    takes = [i for i, (seat, a) in enumerate(actions) if seat == 0 and isinstance(a, TakePile)]
+    s = Session.resume(cut(record, takes[0]))
+    app = PlayApp(s, pace=60)
+
+    async def take(pilot: Pilot[None]) -> None:
+        assert "open to you" in screen_text(app)
+        before = len(s.view().pile)
+        await click(pilot, app, "Pile", "Stock")
+        assert s.view().took_pile and len(s.view().pile) < before
+
+    run(app, (80, 24), take)
+
+
+def test_a_new_game_after_the_game_ends(tmp_path: Path) -> None:
+    from handfoot.cli.play import next_game
+
+    s = session(seed=6, players=2)
+    bot = HeuristicBot(seed=2)
+    while not s.game.over:
+        if s.human_to_act:
+            s.act(bot.choose(s.view(), s.game.legal_actions()))
+        else:
+            s.bot_step()
+    s.shown_results = len(s.game.results)
+    s.save_path = tmp_path / "first.json"
+    app = PlayApp(s, pace=60, new_game=next_game)
+
+    async def body(pilot: Pilot[None]) -> None:
+        text = screen_text(app)
+        assert "Game over" in text and "n: new game" in text
+        await click(pilot, app, "n new game")  # the key hint, clicked
+        fresh = app.session
+        assert fresh is not s and not fresh.game.over and fresh.game.round_no == 1
+        assert fresh.rules == s.rules and fresh.bot_specs == s.bot_specs
+        assert fresh.save_path is not None and fresh.save_path.parent == tmp_path
+        assert "Round 1/4" in screen_text(app)
+
+    run(app, (80, 24), body)
+    assert load_record((tmp_path / "first.json").read_text(encoding="utf-8")).ended
+
+
+def test_the_last_move_of_each_other_seat_is_shown() -> None:
+    s = Session.resume(late_in_the_round(recorded_game("hf6")))
+    app = PlayApp(s, pace=60)
+
+    async def body(pilot: Pilot[None]) -> None:
+        text = screen_text(app)
+        for seat in range(1, s.rules.players):
+            row = next(line for line in text.splitlines() if line[2:].startswith(s.names[seat]))
+            moves = s.last_move(seat)
+            assert moves, seat
+            assert moves[0][:20] in row, (moves, row)
+
+    run(app, (80, 24), body)
+
+
+def test_a_question_between_bots_is_shown_to_everyone() -> None:
+    s = session(seed=1, name="hand-and-foot-classic")
+    bot = HeuristicBot(seed=1)
+    for _ in range(20000):
+        if s.game.over or (s.question is not None and s.question[0] != 0
+                           and s.question[1] != 0):
+            break
+        if s.human_to_act:
+            s.act(bot.choose(s.view(), s.game.legal_actions()))
+        else:
+            s.bot_step()
+    assert s.question is not None, "no bot asked"
+    asker, asked, answer = s.question
+    assert answer is None  # asked, not yet answered
+    top = " ".join(render.status_lines(s, 80))
+    assert f"{s.names[asker]} asks {s.names[asked]} “may I go out?”…" in top
+    s.bot_step()
+    assert s.question[2] is not None
+    said = "yes" if s.question[2] else "no"
+    top = " ".join(render.status_lines(s, 80))
+    assert f"{s.names[asker]} asked {s.names[asked]} “may I go out?”: {said}" in top
+    assert any(s.names[asker] in line and "may I go out?" in line for line in s.log.lines)
+
+
+@pytest.mark.parametrize(("name", "seed"), [("hand-and-foot", 8), ("hand-knee-foot", 4)])
+def test_the_words_on_the_table_follow_the_engine(name: str, seed: int) -> None:
+    # Through a whole round, move by move: "open to you" exactly when the engine lets the
+    # person take the pile; a knee due is explained; melds other seats changed are marked.
+    s = session(seed=seed, name=name)
+    bot = HeuristicBot(seed=4)
+    seen = {"open": 0, "knee": 0, "recent": 0}
+    while not s.game.results:
+        table = " ".join(render.table_lines(s, 80))
+        takes = s.human_to_act and any(isinstance(a, TakePile) for a in s.legal())
+        assert ("open to you" in table) == takes, table
+        seen["open"] += takes
+        seats = render.seat_lines(s, 80)
+        for seat, info in enumerate(s.view().seats):
+            if info.knee_pending:
+                seen["knee"] += 1
+                assert "up the knee after the next draw" in seats[seat + 1], seats
+        if s.recent:
+            seen["recent"] += 1
+            assert "reverse" in " ".join(render.team_lines(s, 80))
+        if s.human_to_act:
+            s.act(bot.choose(s.view(), s.game.legal_actions()))
+        else:
+            s.bot_step()
+    assert seen["open"] and seen["recent"]
+    assert seen["knee"] or name == "hand-and-foot"
+
+
+def test_words_for_one_deck() -> None:
+    from handfoot.presets import house_rules
+    from handfoot.print.explain import decks_words, summary_line
+
+    assert decks_words(1) == "1 deck" and decks_words(2) == "2 decks"
+    rules = house_rules("hand-and-foot", {"decks": 1}, players=2)
+    assert "; 1 deck;" in summary_line(rules)
+
+
+# ---------------------------------------------------------------------- nothing lost
+class Terminal:
+    """A real terminal: a tmux window of 80x24 on a socket of its own."""
+
+    def __init__(self, folder: Path) -> None:
+        tmux = shutil.which("tmux")
+        assert tmux, "tmux runs the real-terminal tests (scripts/test-all installs it)"
+        self.base = [tmux, "-S", str(folder / "tmux.sock")]
+        self.folder = folder
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run([*self.base, *args], capture_output=True, text=True,
+                              check=True).stdout
+
+    def start(self, *play: str) -> None:
+        command = shlex.join([sys.executable, "-m", "handfoot", "play", *play])
+        self.tmux("new-session", "-d", "-s", "play", "-x", "80", "-y", "24",
+                  "-e", f"XDG_DATA_HOME={self.folder}", "-e", f"HOME={self.folder}",
+                  f"exec {command}")
+        # Keep the window after the game ends, to read what it printed and its exit status.
+        self.tmux("set-option", "-t", "play", "remain-on-exit", "on")
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "play")
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "play", *keys)
+
+    def pid(self) -> int:
+        return int(self.tmux("display-message", "-p", "-t", "play", "#{pane_pid}"))
+
+    def exit_status(self) -> str:
+        return self.tmux("display-message", "-p", "-t", "play",
+                         "#{pane_dead}:#{pane_dead_status}").strip()
+
+    def close(self) -> None:
+        subprocess.run([*self.base, "kill-server"], capture_output=True)
+
+
+def wait_for(what: Callable[[], bool], why: Callable[[], str], seconds: float = 30) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if what():
+            return
+        time.sleep(0.1)
+    raise AssertionError(why())
+
+
+def saved_moves(path: Path) -> list[tuple[int, str]]:
+    """The moves of a saved record (a record that does not load fails the test)."""
+    if not path.exists():
+        return []
+    record = load_record(path.read_text(encoding="utf-8"))
+    return [(seat, a.text) for r in record.rounds for seat, a in r.actions]
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def hand_lines(screen: str) -> list[str]:
+    lines = screen.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Your hand"))
+    return [line.rstrip() for line in lines[at:at + 2]]
+
+
+@pytest.mark.slow
+def test_closing_the_terminal_or_a_kill_keeps_the_game(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    term = Terminal(tmp_path)
+    try:
+        # The bots wait 30 s a move unless skipped (f): the position holds still.
+        term.start("--seed", "3", "--bots", "heuristic", "--pace", "30", "--save", str(save))
+        wait_for(lambda: "to play…" in term.screen() or "Your turn" in term.screen(),
+                 term.screen)
+        term.keys("f")
+        wait_for(lambda: "Your turn: draw" in term.screen(), term.screen)
+        term.keys("s")
+        wait_for(lambda: "Your turn: meld" in term.screen(), term.screen)
+        wait_for(lambda: saved_moves(save)[-1:] == [(0, "draw")], lambda: str(saved_moves(save)))
+        before = term.screen()
+        moves = saved_moves(save)
+
+        # Closing the terminal: SIGHUP.  The record holds the draw, and carries on from it.
+        pid = term.pid()
+        term.tmux("kill-session", "-t", "play")
+        wait_for(lambda: gone(pid), lambda: f"handfoot play (pid {pid}) outlived its terminal")
+        assert saved_moves(save) == moves
+        term.start("--resume", str(save), "--pace", "30")
+        wait_for(lambda: "Your turn: meld" in term.screen(), term.screen)
+        after = term.screen()
+        assert hand_lines(after) == hand_lines(before)
+        assert after.splitlines()[0].split(" · ")[:2] == before.splitlines()[0].split(" · ")[:2]
+
+        # A discard, then kill: SIGTERM ends the game cleanly, saying where it is saved.
+        s = Session.resume(load_record(save.read_text(encoding="utf-8")))
+        kind = next(k for k in range(len(s.view().hand)) if s.view().hand[k])
+        term.keys("d", KEY[kind])
+        wait_for(lambda: len(saved_moves(save)) == len(moves) + 1, term.screen)
+        assert saved_moves(save)[-1][0] == 0 and saved_moves(save)[-1][1].startswith("discard")
+        moves = saved_moves(save)
+        pid = term.pid()
+        os.kill(pid, signal.SIGTERM)
+        wait_for(lambda: term.exit_status().startswith("1:"), term.screen)
+        assert term.exit_status() == f"1:{128 + signal.SIGTERM}"
+        printed = term.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "play")
+        assert f"game record saved to {save}" in printed
+        assert f"carry on with: handfoot play --resume {save}" in printed
+        assert saved_moves(save) == moves
+        term.tmux("kill-session", "-t", "play")
+
+        # Even SIGKILL, which nothing can catch, finds the last move already saved.
+        term.start("--resume", str(save), "--pace", "30")
+        wait_for(lambda: f"You discard {KIND_TOKENS[kind]}" in term.screen(), term.screen)
+        assert "Opp 1 to play…" in term.screen()
+        os.kill(term.pid(), signal.SIGKILL)
+        wait_for(lambda: term.exit_status().startswith("1:"), term.screen)
+        assert saved_moves(save) == moves
+        assert not list(tmp_path.glob(".game.json.*"))  # no temporary file left behind
+    finally:
+        term.close()
+
+
+def test_a_crash_loses_nothing(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    s = session(seed=7, save=save)
+    app = PlayApp(s, pace=0)
+    broken = s.bots[3]
+    calls = 0
+
+    def crash(*args: object) -> Action:
+        nonlocal calls
+        calls += 1
+        if calls > 3:
+            raise RuntimeError("a bug in a bot")
+        return HeuristicBot(seed=1).choose(*args)  # type: ignore[arg-type]
+
+    broken.choose = crash  # type: ignore[method-assign]
+
+    async def body(pilot: Pilot[None]) -> None:
+        for _ in range(400):
+            if calls > 3:
+                break
+            await pilot.pause(0.02)
+        await pilot.pause(0.1)
+
+    with pytest.raises(RuntimeError, match="a bug in a bot"):
+        run(app, (80, 24), body)
+    # Every move before the crash is in the record, which replays.
+    assert saved_moves(save) == [(seat, a.text) for r in s.recorder.rounds
+                                 for seat, a in r.actions]
+    assert len(saved_moves(save)) > 10
+
+
+def test_ctrl_c_saves_and_quits(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    s = session(seed=7, save=save)
+    app = PlayApp(s, pace=60)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert not app.is_running
+
+    run(app, (80, 24), body)
+    assert load_record(save.read_text(encoding="utf-8")).rounds
+
+
+def test_the_save_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save = tmp_path / "game.json"
+    s = session(seed=7, save=save)
+    s.save()
+    good = save.read_text(encoding="utf-8")
+    # A write that fails half way (a full disk, a kill) leaves the old record whole.
+    real_fsync = os.fsync
+
+    def failing(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", failing)
+    while not s.human_to_act:
+        s.bot_step()
+    assert s.save_error is not None and "No space left" in s.save_error
+    assert save.read_text(encoding="utf-8") == good
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    s.act(Draw())
+    assert s.save_error is None and saved_moves(save)[-1] == (0, "draw")
 
 
 # ---------------------------------------------------------------------- the command line

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import ClassVar, TypeVar
 
 from rich.console import Console
+from rich.style import Style as RichStyle
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -62,35 +63,42 @@ CARD_KEYS = {
     "3": BLACK_THREE,
 }
 
-HELP = """[b]Keys[/b]
-  s          draw from the stock (stop, when the stock is empty)
-  p          take the pile (with a picked wild card: take it with that wild)
-  4-9 0 t    pick a card: 0 or t is a 10
-  j q k a    pick a jack, queen, king, ace
-  2 w x 3    pick a 2, a joker (w or x), a three
-  Backspace  put the last picked card back
-  m          stage the picked cards: a new meld, or onto your meld of that rank
-             (wild cards alone: then a rank key, or w for the wild meld)
-  Enter      lay down everything staged, checked by the engine as one lay-down
-  d + card   discard that card (or d with one card picked)
-  n          knock (end the turn without a discard, where the rules say so)
-  g          ask your partner "may I go out?"
-  y / n      answer your partner
-  r          take back a short opening
-  t          the whole table: every meld in full, scores by round
-  l          the whole log
-  u          undo your last meld this turn (until you learn something new)
-  h          hint: what the heuristic bot would do
-  Esc        clear the picked cards, then the staged melds
-  f, Space   skip the bots ahead to your next move
-  + / -      bots faster / slower
-  Ctrl+Q     save and quit (Ctrl+C too); the game is saved after every move
-  n          after the game: a new game
+HELP = """s          draw from the stock (with the stock empty: stop)
+p          take the pile (with a 2 or joker picked: take it with that)
+4-9, 0 t   pick a card (0 or t is a 10)
+j q k a    pick a jack, queen, king, ace
+2, w x, 3  pick a 2, a joker, a three
+Backspace  put the last picked card back
+m          stage the picked cards: a new meld, or onto your team's meld
+           of that rank (wild cards alone: then their meld's rank key,
+           or w for a meld of wild cards)
+Enter      lay down everything staged (the engine checks it as one)
+d + card   discard that card (d alone: the one card picked)
+n          knock: end the turn without a discard, where the rules say so
+g          ask your partner "may I go out?"
+y / n      answer your partner
+r          take back a short opening
+u          undo your last lay-down this turn (until you learn more)
+h          hint: what the heuristic bot would do
+Esc        clear the picked cards, then the staged melds
+t          the whole table: every meld in full, the scores by round
+l          the whole log
+f, Space   skip the bots ahead to your next move
++ / -      bots faster / slower
+Ctrl+Q     save and quit (Ctrl+C too); every move is saved as it is made
+n          after the last round: a new game
 
 [b]Mouse[/b]
-  click a card in your hand to pick it, a picked card to put it back,
-  a meld of your team to put the picked cards on it, the stock to draw,
-  the pile to take it, a key at the bottom to press it"""
+Click a card of your hand to pick it, a picked card to put it back, a meld
+of your team to put the picked cards on it, the stock to draw, the pile to
+take it, a key at the bottom to press it.
+
+[b]Screen[/b]
+▶ marks whose turn it is.  Melds: ★ and a kind for finished canastas
+(★clean K J: clean canastas of kings and jacks), then open melds as
+rank:naturals+wild cards (8:4+1).  Bold melds lack one card for a
+canasta; reversed ones changed since your last turn.  R3: red threes laid.
+"Seen in hand": cards a seat took from the pile and still holds."""
 
 
 def screen_text(app: App[object]) -> str:
@@ -137,9 +145,19 @@ class TextScreen(ModalScreen[None]):
             yield Static(self.text, id="text")
 
     def on_mount(self) -> None:
+        self._fit()
+        box = self.query_one(VerticalScroll)
+        box.focus()  # the arrow keys and page keys scroll a long text
         if self.end:
-            box = self.query_one(VerticalScroll)
             self.call_after_refresh(box.scroll_end, animate=False)
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        # Long lines wrap inside the frame (its border and padding take four columns, the
+        # scroll bar one).
+        self.query_one("#text", Static).styles.max_width = max(20, self.app.size.width - 5)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -147,6 +165,15 @@ class TextScreen(ModalScreen[None]):
 
 class ResultScreen(TextScreen):
     """A finished round's breakdown (and the winner after the last round)."""
+
+
+class Part(Static):
+    """A part of the table whose cards, melds, stock, pile or keys are clickable: they keep
+    their own colours (clean green, dirty yellow) and light up under the mouse."""
+
+    @property
+    def link_style(self) -> RichStyle:
+        return RichStyle()
 
 
 class Frame(Vertical):
@@ -163,6 +190,7 @@ class PlayApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; overflow: hidden; }
+    Part { link-background-hover: $accent 50%; }
     #frame { height: 1fr; }
     #status { background: $primary-darken-2; color: $text; }
     #status, #table, #seats, #quota, #hand, #stage, #message, #keys { height: auto; }
@@ -222,20 +250,20 @@ class PlayApp(App[None]):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         with Frame(id="frame"):
-            yield Static(id="status", classes="part")
-            yield Static(id="table", classes="part")
-            yield Static(id="seats", classes="part")
+            yield Part(id="status", classes="part")
+            yield Part(id="table", classes="part")
+            yield Part(id="seats", classes="part")
             # The melds scroll when they outgrow their share; the rest stays in sight.
             with VerticalScroll(id="teams", can_focus=False, classes="part"):
-                yield Static(id="teamtext")
-            yield Static(id="quota", classes="part")
-            yield Static(id="hand", classes="part")
-            yield Static(id="stage", classes="part")
+                yield Part(id="teamtext")
+            yield Part(id="quota", classes="part")
+            yield Part(id="hand", classes="part")
+            yield Part(id="stage", classes="part")
             # A Static rewraps on resize, which RichLog's written lines do not.
             with VerticalScroll(id="log", can_focus=False, classes="part"):
                 yield Static(id="logtext", markup=False)
-            yield Static(id="message", classes="part")
-            yield Static(id="keys", classes="part")
+            yield Part(id="message", classes="part")
+            yield Part(id="keys", classes="part")
             yield Static(id="small")
 
     def on_mount(self) -> None:
@@ -315,6 +343,10 @@ class PlayApp(App[None]):
     def _refused(self, refusal: Refusal) -> None:
         self._say(refusal_text(refusal), "Not allowed:", "b red")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A box over the table takes the keys: only closing it, or quitting, goes through.
+        return action in ("quit", "close") or not isinstance(self.screen, TextScreen)
+
     # ------------------------------------------------------------------ signals
     def _catch_signals(self) -> None:
         """A closed terminal (SIGHUP) or a kill (SIGTERM) saves and ends the game cleanly
@@ -390,11 +422,9 @@ class PlayApp(App[None]):
                 self._say(f"Round {s.game.round_no} begins.")
                 self._schedule()
 
-        last = s.game.over and index == len(s.game.results) - 1
-        close = "Enter: continue" + (" · n: new game" if last and self.new_game else "")
         self.push_screen(ResultScreen(render.round_result_text(s, index),
-                                      title=f"Round {index + 1} of {s.game.rules.rounds}",
-                                      close=close), done)
+                                      title=f"Round {index + 1} of {s.game.rules.rounds}"),
+                         done)
 
     # ------------------------------------------------------------------ the person's moves
     def _act(self, action: Action | None) -> bool:
@@ -596,6 +626,7 @@ class PlayApp(App[None]):
             if not s.game.over:
                 self._say("A new game starts when this one is over (Ctrl+Q saves and quits).")
             return
+        s.autosave()  # the finished game's record, whole
         self.session = self.new_game(s)
         self.mode = ""
         self.fast = False

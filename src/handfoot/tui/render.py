@@ -91,14 +91,24 @@ def wrap(head: Bit, bits: list[Bit], width: int, indent: int | None = None,
     return lines
 
 
-def clip(b: Bit, width: int) -> Bit:
-    """Cut a bit to ``width`` cells with an ellipsis (its style kept, its click dropped)."""
-    if b.width <= width:
-        return b
-    text = b.text
-    while text and cell_len(text) > width - 1:
-        text = text[:-1]
-    return Bit(text + "…", escape(text) + "…")
+def clip(bits: list[tuple[str, str]], width: int, sep: str = " · ") -> str:
+    """Styled pieces of text (text, style) joined by ``sep`` and cut to ``width`` cells with
+    an ellipsis, each piece keeping its style."""
+    out: list[str] = []
+    used = 0
+    for i, (text, style) in enumerate(bits):
+        piece = (sep if i else "") + text
+        room = width - used
+        if cell_len(piece) > room:
+            while piece and cell_len(piece) > room - 1:
+                piece = piece[:-1]
+            piece += "…"
+        markup = escape(piece)
+        out.append(f"[{style}]{markup}[/]" if style else markup)
+        used += cell_len(piece)
+        if piece.endswith("…") and used >= width - 1:
+            break
+    return "".join(out)
 
 
 def _counted(kind: int, n: int) -> str:
@@ -148,9 +158,9 @@ def status_lines(s: Session, width: int) -> list[str]:
         else:
             bits.append(bit(f"Your turn: {PHASE_WORDS.get(v.phase, v.phase)}", "reverse"))
     else:
-        bits.append(bit(f"{s.names[v.actor]} to play…"))
+        bits.append(bit(f"{s.names[v.actor]} to {'answer' if v.phase == 'answer' else 'play'}…"))
     question = question_text(s)
-    if question and v.phase != "answer":
+    if question and not (v.actor == s.human and v.phase == "answer"):
         bits.append(bit(question, "b"))
     used = sum(b.width + 3 for b in bits)
     if used + about.width <= width:
@@ -214,6 +224,7 @@ def seat_lines(s: Session, width: int) -> list[str]:
     head = (f"  {'Seat':<{name_w}} {'Cards':<10} {'Waiting':<{wait_w}} R3  "
             f"Seen in hand · last move")
     lines = [f"[dim]{escape(head[:width])}[/]"]
+    latest = s.latest_mover()
     for seat, info, waiting in rows:
         mark = "▶" if seat == v.turn else " "
         name = s.names[seat]
@@ -221,19 +232,20 @@ def seat_lines(s: Session, width: int) -> list[str]:
         r3 = str(info.red3) if info.red3 else ""
         left = f"{mark} {name:<{name_w}} {cards:<10} {waiting:<{wait_w}} {r3:>2}  "
         style = "b" if seat == s.human else ""
-        rest: list[Bit] = []
+        rest: list[tuple[str, str]] = []
         if info.knee_pending:
             who = "you pick" if seat == s.human else "picks"
-            rest.append(bit(f"{who} up the knee after the next draw", "b"))
+            rest.append((f"{who} up the knee after the next draw", "b"))
         known = [k for k in range(len(info.known)) if info.known[k]] if seat != s.human else []
         if known:
-            rest.append(bit("holds " + " ".join(_counted(k, info.known[k]) for k in known)))
+            rest.append(("holds " + " ".join(_counted(k, info.known[k]) for k in known), ""))
         if seat != s.human:
             moves = s.last_move(seat)
             if moves:
-                rest.append(bit(" · ".join(moves), "$accent"))
-        tail = clip(join(rest, " · "), max(0, width - cell_len(left))) if rest else Bit("", "")
-        lines.append((f"[{style}]{escape(left)}[/]" if style else escape(left)) + tail.markup)
+                # The last move of each other seat, highlighted; the latest mover's in bold.
+                rest.append((" · ".join(moves), "b $accent" if seat == latest else "$accent"))
+        tail = clip(rest, max(0, width - cell_len(left)))
+        lines.append((f"[{style}]{escape(left)}[/]" if style else escape(left)) + tail)
     return lines
 
 
@@ -252,7 +264,7 @@ def _meld_bits(s: Session, team: int) -> list[Bit]:
     for kind, slots in groups.items():
         colour = KIND_COLOURS.get(kind, "cyan")
         recent = any((team, slot) in s.recent for slot in slots)
-        style = f"b {colour}" + (" underline" if recent else "")
+        style = f"b {colour}" + (" reverse" if recent else "")
         if kind == "wild" or all(f"{slot_token(x)}s" == kind for x in slots):
             label = f"★{kind}" + (f"×{len(slots)}" if len(slots) > 1 else "")
             bits.append(bit(label, style))
@@ -273,7 +285,7 @@ def _meld_bits(s: Session, team: int) -> list[Bit]:
         if size >= t.canasta - 1:
             style = f"b {colour}"  # one card from a canasta
         if (team, slot) in s.recent:
-            style += " underline"
+            style += " reverse"
         opened.append(bit(text, style, f"app.onto({slot})" if mine else ""))
     if bits and opened:
         bits.append(bit("│", "dim"))
@@ -296,6 +308,10 @@ def _team_columns(s: Session) -> tuple[list[int], int, int, int, str]:
 def _team_header(s: Session, width: int, melds: str) -> str:
     _, name_w, score_w, open_w, who = _team_columns(s)
     head = f"  {who:<{name_w}} {'Score':>{score_w}}  {'Opening':<{open_w}}  {melds}"
+    legend = " · new since your turn"
+    if cell_len(head) + cell_len(legend) <= width:
+        # What the reversed melds mean, written in their own style.
+        return f"[dim]{escape(head)} · [/][reverse]new[/][dim] since your turn[/]"
     return f"[dim]{escape(head[:width])}[/]"
 
 
@@ -309,7 +325,7 @@ def team_lines(s: Session, width: int) -> list[str]:
     """Each team's score, opening and melds, wrapped under the melds column."""
     v = s.view()
     order, name_w, score_w, open_w, _ = _team_columns(s)
-    lines = [_team_header(s, width, "Melds: ★ canastas │ rank:naturals+wild")]
+    lines = [_team_header(s, width, "Melds: ★canastas │ rank:naturals+wild")]
     for team in order:
         info = v.teams[team]
         opening = "open" if info.opened else f"needs {info.minimum}"
@@ -468,7 +484,8 @@ def round_result_text(s: Session, index: int) -> str:
                                                for c in r.values()))
     label_w = max(18, *(len(r) for r in rows))
     lines = [title, ""]
-    lines.append(" " * label_w + "".join(f"[u]{escape(n):>{col}}[/u]" for n in names))
+    lines.append(" " * label_w + "".join(" " * (col - cell_len(n)) + f"[u]{escape(n)}[/u]"
+                                         for n in names))
     for label, cells in rows.items():
         lines.append(f"{escape(label):<{label_w}}"
                      + "".join(f"{cells.get(t, '·'):>{col}}" for t in order))
@@ -525,8 +542,8 @@ def full_table_text(s: Session) -> str:
         lines.append(f"[u]{escape(team_name(s, team))}[/u] ({escape(seats)}): {opening}, "
                      f"score {v.totals[team]}")
         for slot, n, tw, j, kind in info.closed:
-            lines.append(f"  ★ {kind} canasta of {slot_token(slot)}: "
-                         f"{meld_text(slot, n, tw, j)}")
+            of = "" if kind in ("wild", f"{slot_token(slot)}s") else f" of {slot_token(slot)}s"
+            lines.append(f"  ★ {kind} canasta{of}: {meld_text(slot, n, tw, j)}")
         for slot, (n, tw, j) in enumerate(info.melds):
             if n + tw + j:
                 mark = "wild" if slot == WILD_SLOT else ("dirty" if tw + j else "clean")

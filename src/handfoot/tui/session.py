@@ -60,6 +60,9 @@ NEWS = frozenset({"draw", "take_pile", "pile_to_hand", "pick_up", "replace", "re
                   "answer", "turn", "round_end", "went_out", "deal"})
 
 
+_Hands = tuple[tuple[int, ...], tuple[int, ...]] | None  # the person's, before and after a move
+
+
 class PlayError(ValueError):
     """A step the person asked for that cannot be built (not a rules refusal)."""
 
@@ -166,8 +169,9 @@ class Session:
         self.hinter = HeuristicBot(seed=0)
         # What the table watched happen lately, for the screen's highlights: each seat's
         # latest turn (indexes of its log lines), the melds other seats changed since the
-        # person last moved, and this turn's "may I go out?" (asker, asked, answer or None).
+        # person's last turn, and this turn's "may I go out?" (asker, asked, answer or None).
         self.last_lines: dict[int, list[int]] = {}
+        self._new_turn: set[int] = set()  # seats whose turn began, with no move yet
         self.recent: set[tuple[int, int]] = set()
         self.question: tuple[int, int, bool | None] | None = None
         self._start_log()
@@ -201,8 +205,7 @@ class Session:
         human = names.index(HUMAN_NAME) if HUMAN_NAME in names else 0
         recorder = Recorder(record.new_game(), names, record.description)
         # The current round's events, so the log picks up where the game was left.
-        Hands = tuple[tuple[int, ...], tuple[int, ...]] | None  # the person's, around a move
-        this_round: list[tuple[list[Event], int, Hands]] = []
+        this_round: list[tuple[list[Event], int, _Hands]] = []
         for rnd in record.rounds:
             for seat, action in rnd.actions:
                 refusal = recorder.game.refusal(action)
@@ -392,7 +395,6 @@ class Session:
                        len(self.recorder.rounds[-1].actions), len(self.log.lines),
                        list(self.staged))
         before = self.view().hand
-        self.recent.clear()  # the person has seen what the others did
         events = self.recorder.apply(action, self.human)
         if isinstance(action, LayDown):
             self.clear()
@@ -445,6 +447,9 @@ class Session:
     def _log_events(self, events: list[Event], actor: int,
                     hand_before: tuple[int, ...] | None = None,
                     hand_after: tuple[int, ...] | None = None) -> None:
+        if actor == self.human and any(e.name == "turn" for e in events):
+            # The person's turn is over: what the others change from now on is new.
+            self.recent.clear()
         for e in events:
             self._watch(e)
             index: int | None = None
@@ -463,6 +468,10 @@ class Session:
                     self._log_minimum()
             if index is not None and e.name not in ("deal", "round_end", "game_end") \
                     and 0 <= e.seat < self.rules.players:
+                if e.seat in self._new_turn:
+                    # The seat's previous turn stays in sight until it makes its first move.
+                    self._new_turn.discard(e.seat)
+                    self.last_lines[e.seat] = []
                 seen = self.last_lines.setdefault(e.seat, [])
                 if index not in seen:
                     seen.append(index)
@@ -471,10 +480,11 @@ class Session:
         """Keep the table's recent happenings that the screen highlights."""
         if e.name == "deal":
             self.last_lines.clear()
+            self._new_turn.clear()
             self.recent.clear()
             self.question = None
         elif e.name == "turn":
-            self.last_lines[e.seat] = []
+            self._new_turn.add(e.seat)
             self.question = None
         elif e.name in ("meld", "canasta") and e.seat != self.human:
             self.recent.add((self.rules.team_of(e.seat), int(str(e.detail[0]))))
@@ -482,6 +492,14 @@ class Session:
             self.question = (e.seat, int(str(e.detail[0])), None)
         elif e.name == "answer" and self.question is not None:
             self.question = (self.question[0], self.question[1], bool(e.detail[0]))
+
+    def latest_mover(self) -> int:
+        """The other seat whose move the log shows last (-1 before any)."""
+        best, seat = -1, -1
+        for x, lines in self.last_lines.items():
+            if x != self.human and lines and lines[-1] > best:
+                best, seat = lines[-1], x
+        return seat
 
     def last_move(self, seat: int) -> list[str]:
         """The log lines of the seat's latest turn, without the seat's name in front."""
