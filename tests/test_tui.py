@@ -713,6 +713,36 @@ def test_words_for_one_deck() -> None:
     assert "; 1 deck;" in summary_line(rules)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+def test_a_short_opening_from_the_pile_says_how_to_take_it_back(size: tuple[int, int]) -> None:
+    s = session(seed=41)
+    bot = HeuristicBot(seed=4)
+    while True:  # the person's first chance to take the pile before their team opens
+        assert not s.game.results, "no chance to take the pile before opening"
+        if s.human_to_act and s.view().phase == "draw" and not s.view().teams[0].opened:
+            takes = [a for a in s.legal() if isinstance(a, TakePile)]
+            if takes:
+                s.act(takes[0])
+                break
+        if s.human_to_act:
+            s.act(bot.choose(s.view(), s.game.legal_actions()))
+        else:
+            s.bot_step()
+    assert s.view().phase == "pile-opening"
+    app = PlayApp(s, pace=60)
+
+    async def body(pilot: Pilot[None]) -> None:
+        text = screen_text(app)
+        check_screen(app)(text)
+        assert "lay your opening (Enter) or take it back (r)" in text.splitlines()[0]
+        assert "r take back" in text.splitlines()[-1]
+        await pilot.press("r")
+        await pilot.pause()
+        assert s.view().phase == "draw" and s.view().retracted
+
+    run(app, size, body)
+
+
 # ---------------------------------------------------------------------- nothing lost
 class Terminal:
     """A real terminal: a tmux window of 80x24 on a socket of its own."""
