@@ -202,6 +202,7 @@ class PlayApp(App[None]):
     #keys { background: $primary-darken-3; }
     #small { display: none; height: 1fr; content-align: center middle; text-align: center; }
     #frame.too-small #small { display: block; }
+    #frame.no-log #log { display: none; }
     #frame.too-small .part { display: none; }
     """
 
@@ -232,7 +233,7 @@ class PlayApp(App[None]):
 
     # Smaller than this, the table cannot be shown whole.
     MIN_WIDTH = 60
-    LOG_MIN = 2  # log lines kept in sight
+    LOG_ROWS = 2  # the log's least: its top border and a line
 
     def __init__(self, session: Session, pace: float = 0.6,
                  new_game: Callable[[Session], Session] | None = None) -> None:
@@ -277,9 +278,11 @@ class PlayApp(App[None]):
 
     # ------------------------------------------------------------------ drawing
     def refresh_table(self) -> None:
+        """Draw every part to the terminal's size.  Each part is wrapped here, so its height
+        is known: the log takes what is left, and gives way first when room is short; then
+        the melds go to one line a team; below that the screen says it is too small."""
         s = self.session
         width, height = self.size
-        over = s.game.over
         parts = {
             "status": render.status_lines(s, width),
             "table": render.table_lines(s, width),
@@ -287,36 +290,43 @@ class PlayApp(App[None]):
             "quota": render.quota_lines(s, width),
             "hand": render.hand_lines(s, width),
             "stage": render.stage_lines(s, width),
-            "message": self._message_lines(width),
-            "keys": render.key_hints(s, width, over),
+            "keys": render.key_hints(s, width, s.game.over),
         }
-        teams = render.team_lines(s, width - 1)  # a column for the scrollbar
+        message = self._message_lines(width)
         fixed = sum(len(lines) for lines in parts.values())
-        room = height - fixed - 1  # the log's top border
-        small = width < self.MIN_WIDTH or room < min(len(teams), 3) + self.LOG_MIN
-        self._part("#frame", Frame).set_class(small, "too-small")
-        if small:
+        teams_least = s.rules.teams + 1  # a header, and a line a team
+        room = height - fixed - len(message)
+        log = room - self.LOG_ROWS >= teams_least
+        while not log and room < teams_least and len(message) > 1:
+            # A long message gives way a line at a time, its end cut with an ellipsis.
+            message = render.shorten(message, len(message) - 1, width)
+            room += 1
+        if width < self.MIN_WIDTH or room < teams_least:
+            self._part("#frame", Frame).set_class(True, "too-small")
+            need = max(height - room + teams_least, 24)
             self._part("#small", Static).update(
-                f"[b]Terminal too small[/b]\n\nThe table needs at least {self.MIN_WIDTH}x"
-                f"{height - room + min(len(teams), 3) + self.LOG_MIN} here; "
-                f"this terminal is {width}x{height}.\nEnlarge the window, or Ctrl+Q to "
-                f"save and quit.")
+                f"[b]Terminal too small[/b]\n\nThe table needs at least "
+                f"{self.MIN_WIDTH}x{need} here; this terminal is {width}x{height}.\n"
+                f"Enlarge the window, or Ctrl+Q to save and quit.")
             return
+        frame = self._part("#frame", Frame)
+        frame.set_class(False, "too-small")
+        frame.set_class(not log, "no-log")
+        parts["message"] = message
         for name, lines in parts.items():
-            self._part(f"#{name}", Static).update("\n".join(lines))
-        box = self._part("#teams", VerticalScroll)
-        shown = min(len(teams), room - self.LOG_MIN)
-        box.styles.height = shown
-        if shown < len(teams):
-            # Never cut off unsaid: the header says there is more, and where to see it.
-            teams[0] = render.more_header(s, width - 1, len(teams) - shown)
+            part = self._part(f"#{name}", Static)
+            part.update("\n".join(lines))
+            part.styles.height = len(lines)
+        # A column for the scroll bar, in case a resize outruns a redraw.
+        teams = render.team_lines(s, width - 1, room - self.LOG_ROWS if log else room)
+        self._part("#teams", VerticalScroll).styles.height = len(teams) if log else room
         self._part("#teamtext", Static).update("\n".join(teams))
         if s.log.revision != self._logged:
             self._logged = s.log.revision
             self._part("#logtext", Static).update("\n".join(s.log.lines[-LOG_LINES:]))
-            log = self._part("#log", VerticalScroll)
+            box = self._part("#log", VerticalScroll)
             # After the new text is laid out, or the end is not yet where it will be.
-            self.call_after_refresh(log.scroll_end, animate=False)
+            self.call_after_refresh(box.scroll_end, animate=False)
 
     def _part(self, selector: str, kind: type[W]) -> W:
         """A part of the table (the first screen), also while a box is open over it."""
@@ -331,8 +341,9 @@ class PlayApp(App[None]):
         if lead:
             words.insert(0, render.bit(lead, style))
         if not words:
-            return [""]
-        return render.wrap(words[0], words[1:], width, indent=0)[:3]
+            return []
+        lines = render.wrap(words[0], words[1:], width, indent=0)
+        return render.shorten(lines, 3, width) if len(lines) > 3 else lines
 
     def _say(self, text: str, lead: str = "", style: str = "") -> None:
         self._message = (lead, style, text)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.cells import cell_len
-from textual.markup import escape
+from textual.markup import escape, to_content
 
 from ..actions import Knock, TakePile
 from ..bots.knowledge import missing
@@ -109,6 +109,17 @@ def clip(bits: list[tuple[str, str]], width: int, sep: str = " · ") -> str:
         if piece.endswith("…") and used >= width - 1:
             break
     return "".join(out)
+
+
+def plain(markup: str) -> str:
+    """The text of some markup, as shown."""
+    return to_content(markup).plain
+
+
+def shorten(lines: list[str], n: int, width: int) -> list[str]:
+    """The first ``n`` of some wrapped lines, the last of them ending in an ellipsis."""
+    rest = " ".join(plain(line) for line in lines[n - 1:])
+    return [*lines[:n - 1], clip([(rest, "")], width)]
 
 
 def _counted(kind: int, n: int) -> str:
@@ -315,17 +326,13 @@ def _team_header(s: Session, width: int, melds: str) -> str:
     return f"[dim]{escape(head[:width])}[/]"
 
 
-def more_header(s: Session, width: int, hidden: int) -> str:
-    """The melds' header when they do not all fit: how much more, and where to see it."""
-    more = f"Melds ▼ {hidden} more line{'s' if hidden != 1 else ''}: scroll, or t shows all"
-    return _team_header(s, width, more).replace("[dim]", "[b]", 1)
-
-
-def team_lines(s: Session, width: int) -> list[str]:
-    """Each team's score, opening and melds, wrapped under the melds column."""
+def team_lines(s: Session, width: int, room: int | None = None) -> list[str]:
+    """Each team's score, opening and melds, wrapped under the melds column.  With less than
+    ``room`` lines for all of that, one line a team, its melds cut where the line ends and
+    the header saying so: every team's score and opening stay in sight."""
     v = s.view()
     order, name_w, score_w, open_w, _ = _team_columns(s)
-    lines = [_team_header(s, width, "Melds: ★canastas │ rank:naturals+wild")]
+    rows = []
     for team in order:
         info = v.teams[team]
         opening = "open" if info.opened else f"needs {info.minimum}"
@@ -333,7 +340,23 @@ def team_lines(s: Session, width: int) -> list[str]:
                f"{opening:<{open_w}} "
         style = "b" if team == v.team else ""
         head_bit = Bit(left, f"[{style}]{escape(left)}[/]" if style else escape(left))
-        lines += wrap(head_bit, _meld_bits(s, team), width)
+        rows.append((head_bit, _meld_bits(s, team)))
+    lines = [_team_header(s, width, "Melds: ★canastas │ rank:naturals+wild")]
+    for head_bit, bits in rows:
+        lines += wrap(head_bit, bits, width)
+    if room is None or len(lines) <= room:
+        return lines
+    header = _team_header(s, width, "Melds ▶ cut at the line's end: t shows all")
+    lines = [header.replace("[dim]", "[b]", 1)]
+    for head_bit, bits in rows:
+        line, used = head_bit.markup, head_bit.width
+        for b in bits:
+            if used + 1 + b.width > width - 2:
+                line += " [b]…[/]"
+                break
+            line += " " + b.markup
+            used += 1 + b.width
+        lines.append(line)
     return lines
 
 
@@ -367,10 +390,11 @@ def hand_lines(s: Session, width: int) -> list[str]:
     packet = names[v.packet_no]
     waiting = ", ".join(f"{names[v.packet_no + 1 + i]} {n}" for i, n in enumerate(v.packets))
     n = sum(hand)
-    head = f"Your {packet}: [b]{n}[/] card{'' if n == 1 else 's'}" + (f" · waiting: {waiting}"
-                                                        if waiting else " · no packet waiting")
+    head = [Bit(f"Your {packet}: {n} card{'' if n == 1 else 's'}",
+                f"Your {packet}: [b]{n}[/] card{'' if n == 1 else 's'}"),
+            bit(f"waiting: {waiting}" if waiting else "no packet waiting")]
     if v.seats[s.human].knee_pending:
-        head += " · [b]you pick up your knee after your next draw[/]"
+        head.append(bit("you pick up your knee after your next draw (rule 7.1)", "b"))
 
     def card(k: int) -> Bit:
         left = s.available(k)
@@ -382,13 +406,16 @@ def hand_lines(s: Session, width: int) -> list[str]:
     threes = [card(k) for k in (RED_THREE, BLACK_THREE) if hand[k]]
     if threes:
         bits += [bit("│", "dim"), *threes]
-    return [head, *wrap(bits[0], bits[1:], width, indent=0, sep="  ")]
+    return [*wrap(head[0], head[1:], width, indent=2, sep=" · "),
+            *wrap(bits[0], bits[1:], width, indent=0, sep="  ")]
 
 
 def stage_lines(s: Session, width: int) -> list[str]:
     picked = s.picked
     chosen = [bit(KIND_TOKENS[k], "b", f"app.unpick_kind({k})")
               for k in range(len(picked)) for _ in range(picked[k])]
+    if not chosen and not s.staged:
+        return []  # the line appears with the first card picked
     lines = wrap(bit("Picked:"), chosen or [bit("—")], width)
     if s.staged:
         parts = [bit(f"{slot_token(p.slot)}: {meld_text(p.slot, p.naturals, p.twos, p.jokers)}")
