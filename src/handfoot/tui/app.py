@@ -22,7 +22,6 @@ from rich.style import Style as RichStyle
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
@@ -50,6 +49,7 @@ from ..cards import (
 )
 from ..events import Refusal
 from . import render
+from .render import escape
 from .session import Session, refusal_text
 
 W = TypeVar("W", bound=Widget)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.cells import cell_len
-from textual.markup import escape, to_content
+from textual.markup import to_content
 
 from ..actions import Knock, TakePile
 from ..bots.knowledge import missing
@@ -45,6 +45,12 @@ KIND_COLOURS = {"clean": "green", "dirty": "yellow", "wild": "magenta"}
 
 
 # ---------------------------------------------------------------------- pieces of text
+def escape(text: str) -> str:
+    """Text shown as it is, never read as markup: every opening bracket escaped (escaping
+    piece by piece must not leave a bracket that a later piece closes)."""
+    return text.replace("[", "\\[")
+
+
 @dataclass(frozen=True, slots=True)
 class Bit:
     """A piece of a line: its plain text (for widths) and its markup."""
