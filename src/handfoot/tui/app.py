@@ -116,10 +116,7 @@ class TextScreen(ModalScreen[None]):
     """A box of text over the table: a finished round's breakdown, the keys, the whole table,
     the log.  What closes it is on its frame, so it is in sight however long the text."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,escape,space", "close", "Continue"),
-        Binding("ctrl+c", "app.quit", "Quit", show=False, priority=True),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,space", "close", "Continue")]
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
     TextScreen > VerticalScroll {
