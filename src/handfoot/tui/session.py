@@ -129,19 +129,13 @@ def write_atomic(path: Path, text: str) -> None:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        # The data is on the disk before the name points at it.  The folder is not synced:
+        # after a power cut the name may still point at the previous record, which is whole.
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    # The rename reaches the disk with the folder's own entry.
-    if hasattr(os, "O_DIRECTORY"):
-        with contextlib.suppress(OSError):
-            folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
-            try:
-                os.fsync(folder)
-            finally:
-                os.close(folder)
 
 
 def refusal_text(refusal: Refusal) -> str:
