@@ -8,6 +8,7 @@ texts live in tests/snapshots/ (regenerate with UPDATE_SNAPSHOTS=1).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import shlex
@@ -788,38 +789,64 @@ def test_a_short_opening_from_the_pile_says_how_to_take_it_back(size: tuple[int,
 
 # ---------------------------------------------------------------------- nothing lost
 class Terminal:
-    """A real terminal: a tmux window of 80x24 on a socket of its own."""
+    """A real terminal: a tmux window of 80x24 on a socket of its own.  The game runs under a
+    shell that writes its exit status to a file (tmux may mark a pane dead before it learns
+    the status)."""
 
     def __init__(self, folder: Path) -> None:
         tmux = shutil.which("tmux")
         assert tmux, "tmux runs the real-terminal tests (scripts/test-all installs it)"
         self.base = [tmux, "-S", str(folder / "tmux.sock")]
         self.folder = folder
+        self.status_file = folder / "status"
+        self.running = False
 
     def tmux(self, *args: str) -> str:
         return subprocess.run([*self.base, *args], capture_output=True, text=True,
                               check=True).stdout
 
     def start(self, *play: str) -> None:
+        if not self.running:
+            # A session that stays, so the server does not quit between two games.
+            self.tmux("new-session", "-d", "-s", "keep", "sleep 600")
+            self.running = True
+        self.status_file.unlink(missing_ok=True)
         command = shlex.join([sys.executable, "-m", "handfoot", "play", *play])
         self.tmux("new-session", "-d", "-s", "play", "-x", "80", "-y", "24",
                   "-e", f"XDG_DATA_HOME={self.folder}", "-e", f"HOME={self.folder}",
-                  f"exec {command}")
-        # Keep the window after the game ends, to read what it printed and its exit status.
-        self.tmux("set-option", "-t", "play", "remain-on-exit", "on")
+                  f"{command}; echo $? > {shlex.quote(str(self.status_file))}; sleep 600")
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", "play")
+
+    def shows(self, *texts: str) -> bool:
+        """Whether the screen shows every text, and has stopped changing (a first paint may
+        come in parts)."""
+        first = self.screen()
+        if not all(t in first for t in texts):
+            return False
+        time.sleep(0.2)
+        return self.screen() == first
 
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", "play", *keys)
 
     def pid(self) -> int:
-        return int(self.tmux("display-message", "-p", "-t", "play", "#{pane_pid}"))
+        """The game's process: the child of the window's shell."""
+        shell = int(self.tmux("display-message", "-p", "-t", "play", "#{pane_pid}"))
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == shell and "python" in (stat.parent / "cmdline").read_text():
+                    return int(stat.parent.name)
+        raise AssertionError("no game process under the terminal's shell")
 
     def exit_status(self) -> str:
-        return self.tmux("display-message", "-p", "-t", "play",
-                         "#{pane_dead}:#{pane_dead_status}").strip()
+        """``""`` while the game runs; then its exit status."""
+        try:
+            return self.status_file.read_text().strip()
+        except OSError:
+            return ""
 
     def close(self) -> None:
         subprocess.run([*self.base, "kill-server"], capture_output=True)
@@ -843,11 +870,16 @@ def saved_moves(path: Path) -> list[tuple[int, str]]:
 
 
 def gone(pid: int) -> bool:
+    """Whether the process has ended (a zombie not yet reaped has)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
 
 
 def hand_lines(screen: str) -> list[str]:
@@ -863,12 +895,11 @@ def test_closing_the_terminal_or_a_kill_keeps_the_game(tmp_path: Path) -> None:
     try:
         # The bots wait 30 s a move unless skipped (f): the position holds still.
         term.start("--seed", "3", "--bots", "heuristic", "--pace", "30", "--save", str(save))
-        wait_for(lambda: "to play…" in term.screen() or "Your turn" in term.screen(),
-                 term.screen)
+        wait_for(lambda: term.shows("Round 1/4", "Seed 3."), term.screen)
         term.keys("f")
-        wait_for(lambda: "Your turn: draw" in term.screen(), term.screen)
+        wait_for(lambda: term.shows("Your turn: draw"), term.screen)
         term.keys("s")
-        wait_for(lambda: "Your turn: meld" in term.screen(), term.screen)
+        wait_for(lambda: term.shows("Your turn: meld", "Your hand"), term.screen)
         wait_for(lambda: saved_moves(save)[-1:] == [(0, "draw")], lambda: str(saved_moves(save)))
         before = term.screen()
         moves = saved_moves(save)
@@ -879,7 +910,8 @@ def test_closing_the_terminal_or_a_kill_keeps_the_game(tmp_path: Path) -> None:
         wait_for(lambda: gone(pid), lambda: f"handfoot play (pid {pid}) outlived its terminal")
         assert saved_moves(save) == moves
         term.start("--resume", str(save), "--pace", "30")
-        wait_for(lambda: "Your turn: meld" in term.screen(), term.screen)
+        wait_for(lambda: term.shows("Your turn: meld", "Your hand", "resumed after"),
+                 term.screen)
         after = term.screen()
         assert hand_lines(after) == hand_lines(before)
         assert after.splitlines()[0].split(" · ")[:2] == before.splitlines()[0].split(" · ")[:2]
@@ -893,8 +925,8 @@ def test_closing_the_terminal_or_a_kill_keeps_the_game(tmp_path: Path) -> None:
         moves = saved_moves(save)
         pid = term.pid()
         os.kill(pid, signal.SIGTERM)
-        wait_for(lambda: term.exit_status().startswith("1:"), term.screen)
-        assert term.exit_status() == f"1:{128 + signal.SIGTERM}"
+        wait_for(lambda: term.exit_status() != "", term.screen)
+        assert term.exit_status() == str(128 + signal.SIGTERM)
         printed = term.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "play")
         assert f"game record saved to {save}" in printed
         assert f"carry on with: handfoot play --resume {save}" in printed
@@ -903,10 +935,11 @@ def test_closing_the_terminal_or_a_kill_keeps_the_game(tmp_path: Path) -> None:
 
         # Even SIGKILL, which nothing can catch, finds the last move already saved.
         term.start("--resume", str(save), "--pace", "30")
-        wait_for(lambda: f"You discard {KIND_TOKENS[kind]}" in term.screen(), term.screen)
+        wait_for(lambda: term.shows(f"You discard {KIND_TOKENS[kind]}"), term.screen)
         assert "Opp 1 to play…" in term.screen()
-        os.kill(term.pid(), signal.SIGKILL)
-        wait_for(lambda: term.exit_status().startswith("1:"), term.screen)
+        pid = term.pid()
+        os.kill(pid, signal.SIGKILL)
+        wait_for(lambda: gone(pid), lambda: f"pid {pid} outlived SIGKILL")
         assert saved_moves(save) == moves
         assert not list(tmp_path.glob(".game.json.*"))  # no temporary file left behind
     finally:
