@@ -61,6 +61,7 @@ from handfoot.cards import (
 from handfoot.cli.main import main
 from handfoot.presets import preset
 from handfoot.record import Record, RoundRecord, load_record, replay
+from handfoot.state import Phase
 from handfoot.tui import render
 from handfoot.tui.app import PlayApp, ResultScreen, screen_text
 from handfoot.tui.session import Session
@@ -152,7 +153,7 @@ async def press(pilot: Pilot[None], *keys: str) -> None:
 
 
 def moves(s: Session) -> int:
-    return sum(len(r.actions) for r in s.recorder.rounds)
+    return len(s.game.history or [])
 
 
 def numbers(text: str, pattern: str) -> list[int]:
@@ -267,7 +268,8 @@ def check_result(s: Session, text: str, index: int) -> None:
     result = s.game.results[index]
     order = [0] + [t for t in range(s.rules.teams) if t != 0]  # the person's team first
     for column, team in enumerate(order):
-        for label, points in result["teams"][team]["lines"]:
+        for score in result.teams[team].lines:
+            label, points = score.label, score.points
             base, _, count = label.rpartition(" x")
             if not base or not count.isdigit():
                 base, count = label, ""
@@ -278,7 +280,7 @@ def check_result(s: Session, text: str, index: int) -> None:
             cells = re.split(r"\s{2,}", line.split(base, 1)[1].strip(" │"))
             cells = [c.strip() for c in cells if c.strip()]
             assert cells[column] == cell, (label, line)
-        total = result["teams"][team]["total"]
+        total = result.teams[team].total
         line = next(x for x in text.splitlines() if "round total" in x)
         assert re.split(r"\s{2,}", line.split("round total", 1)[1].strip(" │"))[column] \
             == str(total), line
@@ -293,7 +295,7 @@ def test_a_round_on_a_large_screen_and_its_score_screen() -> None:
                            check_screen(app))
         text = screen_text(app)
         result = s.game.results[0]
-        assert f"Round {result['round']} over" in text
+        assert f"Round {result.round} over" in text
         check_result(s, text, 0)
         await pilot.press("enter")
         await pilot.pause()
@@ -478,7 +480,7 @@ async def to_my_meld_phase(app: PlayApp, pilot: Pilot[None]) -> None:
         await pilot.pause(0.02)
     await pilot.press("s")
     await pilot.pause()
-    assert s.game.phase == 2 and s.human_to_act
+    assert s.game.phase is Phase.MELD and s.human_to_act
 
 
 def test_a_refused_lay_down_shows_the_engines_reason_and_clause() -> None:
@@ -694,6 +696,32 @@ def test_the_last_move_of_each_other_seat_is_shown() -> None:
             assert moves[0][:20] in row, (moves, row)
 
     run(app, (80, 24), body)
+
+
+def test_the_person_asking_sees_what_the_answer_means() -> None:
+    # Under a binding yes the engine lets a player ask only when they can go out (8.5.4):
+    # seed 1 gets the person there in the first two rounds.
+    s = session(seed=1, name="hand-and-foot-classic")
+    bot = HeuristicBot(seed=1)
+    for _ in range(20000):  # until the engine lets the person ask
+        if s.game.over or (s.human_to_act and any(isinstance(a, Ask) for a in s.legal())):
+            break
+        if s.human_to_act:
+            s.act(bot.choose(s.view(), s.game.legal_actions()))
+        else:
+            s.bot_step()
+    assert not s.game.over, "the person never could ask"
+    s.act(Ask())
+    partner = s.names[s.game.actor]
+    top = " ".join(render.status_lines(s, 200))
+    assert f"You ask {partner} “may I go out?”…" in top
+    s.bot_step()  # the partner answers
+    assert s.question is not None and s.question[2] is not None
+    top = " ".join(render.status_lines(s, 200))
+    if s.question[2]:
+        assert f"You asked {partner} “may I go out?”: yes: go out this turn (rule 8.5.3)" in top
+    else:
+        assert f"You asked {partner} “may I go out?”: no: not this turn (rule 8.5.2)" in top
 
 
 def test_a_question_between_bots_is_shown_to_everyone() -> None:
@@ -972,7 +1000,7 @@ def test_a_crash_loses_nothing(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="a bug in a bot"):
         run(app, (80, 24), body)
     # Every move before the crash is in the record, which replays.
-    assert saved_moves(save) == [(seat, a.text) for r in s.recorder.rounds
+    assert saved_moves(save) == [(seat, a.text) for r in s.record().rounds
                                  for seat, a in r.actions]
     assert len(saved_moves(save)) > 10
 
@@ -1035,7 +1063,7 @@ def test_play_options_build_the_session(tmp_path: Path) -> None:
     s = build_session(args)
     assert s.rules.players == 2 and s.game.seed == 4 and s.save_path == tmp_path / "x.json"
     assert [b.name for b in s.bots.values()] == ["random"]
-    assert s.recorder.seats[1].name == "random"
+    assert s.record().seats[1].name == "random"
 
 
 def test_play_seats_the_search_bot_by_default(tmp_path: Path) -> None:
@@ -1046,7 +1074,7 @@ def test_play_seats_the_search_bot_by_default(tmp_path: Path) -> None:
     args = build_parser().parse_args(["play", "--seed", "4", "--save", str(tmp_path / "x.json")])
     s = build_session(args)
     assert [type(b).__name__ for b in s.bots.values()] == ["SearchBot"] * 3
-    assert [seat.name for seat in s.recorder.seats] == ["you", "search", "search", "search"]
+    assert [seat.name for seat in s.record().seats] == ["you", "search", "search", "search"]
     for _ in range(200):  # the bots play up to the person's move
         if s.human_to_act:
             break
@@ -1055,16 +1083,17 @@ def test_play_seats_the_search_bot_by_default(tmp_path: Path) -> None:
 
 
 def test_answering_a_partner_who_asks_to_go_out() -> None:
-    s = session(seed=1, name="hand-and-foot-classic")
+    # A partner asks only when going out is possible (8.5.4): seed 6 gets there early.
+    s = session(seed=6, name="hand-and-foot-classic")
     bot = HeuristicBot(seed=1)
     for _ in range(5000):  # play (without the screen) until the partner asks the person
-        if s.game.over or (s.human_to_act and s.game.phase == 3):
+        if s.game.over or (s.human_to_act and s.game.phase is Phase.ANSWER):
             break
         if s.human_to_act:
             s.act(bot.choose(s.view(), s.game.legal_actions()))
         else:
             s.bot_step()
-    assert s.human_to_act and s.game.phase == 3, "the partner never asked"
+    assert s.human_to_act and s.game.phase is Phase.ANSWER, "the partner never asked"
     app = PlayApp(s, pace=60)
     count = moves(s)
     asker = s.names[s.game.seat]
@@ -1075,7 +1104,7 @@ def test_answering_a_partner_who_asks_to_go_out() -> None:
         await pilot.press("y")
         await pilot.pause()
         assert any(line.endswith("answer yes") for line in s.log.lines)
-        actions = [a for r in s.recorder.rounds for a in r.actions]
+        actions = [a for r in s.record().rounds for a in r.actions]
         assert actions[count] == (0, Answer(True))
         # The question and the answer stay in sight for the rest of the turn.
         top = " ".join(line.strip() for line in screen_text(app).splitlines()[:2])

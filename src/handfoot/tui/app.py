@@ -48,6 +48,7 @@ from ..cards import (
     slot_token,
 )
 from ..events import Refusal
+from ..state import Phase
 from . import render
 from .render import escape
 from .session import Session, refusal_text
@@ -406,7 +407,7 @@ class PlayApp(App[None]):
             return
         if s.human_to_act:
             self.fast = False
-            if s.view().phase == "answer":
+            if s.game.phase is Phase.ANSWER:
                 self._say(f"{s.names[s.game.seat]} asks you: may I go out? Press y or n.")
         self._schedule()
 
@@ -580,7 +581,7 @@ class PlayApp(App[None]):
             return
         if not self._my_move():
             return
-        self._act(Answer(False) if s.view().phase == "answer" else s.key_action("knock"))
+        self._act(Answer(False) if s.game.phase is Phase.ANSWER else s.key_action("knock"))
 
     def action_yes(self) -> None:
         if self._my_move():

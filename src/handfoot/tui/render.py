@@ -10,7 +10,6 @@ click actions (``[@click=app....]``), so the mouse does what their keys do.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from rich.cells import cell_len
 from textual.markup import to_content
@@ -27,7 +26,7 @@ from ..cards import (
     WILD_SLOT,
     slot_token,
 )
-from ..narrate import meld_text
+from ..narrate import ending_words, meld_text, plural
 from ..print.explain import decks_words
 from ..scoring import winners
 from ..tables import tables_for
@@ -155,7 +154,14 @@ def question_text(s: Session) -> str:
     verb = "ask" if who == YOU else "asks"
     if answer is not None:
         verb = "asked"
-    return f"{who} {verb} {whom} “may I go out?”{':' if answer is not None else ''}{said}"
+    text = f"{who} {verb} {whom} “may I go out?”{':' if answer is not None else ''}{said}"
+    if asker == s.human and answer is not None:
+        # What the answer means for the person, as the engine will hold them to it.
+        if not answer:
+            text += ": not this turn (rule 8.5.2)"
+        elif s.rules.permission_yes == "binding":
+            text += ": go out this turn (rule 8.5.3)"
+    return text
 
 
 def status_lines(s: Session, width: int) -> list[str]:
@@ -241,7 +247,7 @@ def seat_lines(s: Session, width: int) -> list[str]:
     head = (f"  {'Seat':<{name_w}} {'Cards':<10} {'Waiting':<{wait_w}} R3  "
             f"Seen in hand · last move")
     lines = [f"[dim]{escape(head[:width])}[/]"]
-    latest = s.latest_mover()
+    latest = s.latest
     for seat, info, waiting in rows:
         mark = "▶" if seat == v.turn else " "
         name = s.names[seat]
@@ -482,16 +488,14 @@ def key_hints(s: Session, width: int, over: bool) -> list[str]:
 def round_result_text(s: Session, index: int) -> str:
     """The engine's breakdown of a finished round as a table, a column per team, with the
     running totals (short enough to fit 80x24 with up to six teams)."""
-    result: dict[str, Any] = s.game.results[index]
+    result = s.game.results[index]
     rules = s.rules
-    ended = str(result["ended_by"]).replace("_", " ")
-    went = int(result["went_out"])
-    who = f": {s.names[went]}" if went >= 0 else ""
-    title = f"[b]Round {result['round']} over[/b] ({ended}{escape(who)}, {result['turns']} turns)"
+    ended = ending_words(result.ended_by, result.went_out, s.names, s.human)
+    title = f"[b]Round {result.round} over[/b]: {escape(ended)}, {plural(result.turns, 'turn')}"
     running = [0] * rules.teams
     for r in s.game.results[: index + 1]:
-        for t, row in enumerate(r["teams"]):
-            running[t] += int(row["total"])
+        for t, row in enumerate(r.teams):
+            running[t] += row.total
     me = rules.team_of(s.human)
     order = [me] + [t for t in range(rules.teams) if t != me]
     # Rows by label, a count moved out of the label into the cell: "clean canastas x2".
@@ -501,16 +505,16 @@ def round_result_text(s: Session, index: int) -> str:
     rows: dict[str, dict[int, str]] = {}
     for team in order:
         at = 0
-        for label, points in result["teams"][team]["lines"]:
-            base, _, count = str(label).rpartition(" x")
+        for line in result.teams[team].lines:
+            base, _, count = line.label.rpartition(" x")
             if not base or not count.isdigit():
-                base, count = str(label), ""
+                base, count = line.label, ""
             if base in labels:
                 at = labels.index(base) + 1
             else:
                 labels.insert(at, base)
                 at += 1
-            rows.setdefault(base, {})[team] = (f"{count}× " if count else "") + str(int(points))
+            rows.setdefault(base, {})[team] = (f"{count}× " if count else "") + str(line.points)
     rows = {label: rows[label] for label in labels}
     names = [team_name(s, t) for t in order]
     col = max(9, *(len(n) + 2 for n in names), *(len(c) + 2 for r in rows.values()
@@ -523,7 +527,7 @@ def round_result_text(s: Session, index: int) -> str:
         lines.append(f"{escape(label):<{label_w}}"
                      + "".join(f"{cells.get(t, '·'):>{col}}" for t in order))
     lines.append(f"{'round total':<{label_w}}"
-                 + "".join(f"[b]{int(result['teams'][t]['total']):>{col}}[/b]" for t in order))
+                 + "".join(f"[b]{result.teams[t].total:>{col}}[/b]" for t in order))
     lines.append(f"{'game total':<{label_w}}"
                  + "".join(f"[b]{running[t]:>{col}}[/b]" for t in order))
     if rules.team_size > 1:
@@ -590,7 +594,6 @@ def full_table_text(s: Session) -> str:
         order = [me] + [x for x in range(rules.teams) if x != me]
         lines.append("       " + "".join(f"{team_name(s, x):>10}" for x in order))
         for r in v.results:
-            lines.append(f"  {r['round']:>3}  "
-                         + "".join(f"{r['teams'][x]['total']:>10}" for x in order))
+            lines.append(f"  {r.round:>3}  " + "".join(f"{r.teams[x].total:>10}" for x in order))
         lines.append("total  " + "".join(f"{v.totals[x]:>10}" for x in order))
     return "\n".join(lines)

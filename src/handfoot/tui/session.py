@@ -1,8 +1,8 @@
 """One person's game against bots, without any screen: the table the terminal game draws.
 
-The session owns the recorded game, the bots, the person's picked and staged cards and the
-undo stack.  Everything the screen shows comes from ``view(game, human)`` and the events; the
-game object itself is only asked what is legal and told what was done.
+The session owns the game (which keeps its own history), the bots, the person's picked and
+staged cards and the undo stack.  Everything the screen shows comes from ``view(game, human)``
+and the events; the game object itself is only asked what is legal and told what was done.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ..actions import (
     Stop,
     TakePile,
 )
-from ..bots import make_bot
+from ..bots import BotError, make_bot
 from ..bots.base import Bot
 from ..bots.heuristic import HeuristicBot
 from ..cards import (
@@ -40,14 +40,27 @@ from ..cards import (
     slot_token,
 )
 from ..clauses import CLAUSES
-from ..engine import Event, Game
-from ..events import Refusal
-from ..narrate import meld_text
-from ..record import Record, Recorder, record_to_json
+from ..engine import Game
+from ..events import (
+    Answered,
+    AskedToGoOut,
+    CanastaFinished,
+    Drew,
+    Event,
+    GameEnded,
+    Melded,
+    Refusal,
+    RoundDealt,
+    RoundEnded,
+    TurnBegan,
+)
+from ..narrate import describe, meld_text, merge_melds
+from ..record import Record, record_to_json, replay
 from ..rules import Rules
+from ..state import Phase
 from ..tables import tables_for
 from ..views import SeatView, view
-from .words import YOU, describe, drawn_text, seat_names
+from .words import YOU, drawn_text, seat_names
 
 HUMAN_NAME = "you"
 # The strongest bot a person can wait for: about 60% of rounds against the heuristic
@@ -60,7 +73,30 @@ NEWS = frozenset({"draw", "take_pile", "pile_to_hand", "pick_up", "replace", "re
                   "answer", "turn", "round_end", "went_out", "deal"})
 
 
-_Hands = tuple[tuple[int, ...], tuple[int, ...]] | None  # the person's, before and after a move
+def _is_bot(name: str) -> bool:
+    try:
+        make_bot(name)
+    except BotError:
+        return False
+    return True
+
+
+def _draw_hands(record: Record, human: int, last: int) -> list[_Hands]:
+    """The person's hand before and after each of their draws among the record's ``last``
+    moves (None for other moves), so a resumed log names the cards they drew, as it did."""
+    steps = [(seat, action) for rnd in record.rounds for seat, action in rnd.actions]
+    out: list[_Hands] = []
+    game = record.new_game()
+    for i, (seat, action) in enumerate(steps):
+        mine = i >= len(steps) - last and seat == human and isinstance(action, Draw)
+        before = view(game, human).hand if mine else None
+        game.apply(action)
+        if i >= len(steps) - last:
+            out.append((before, view(game, human).hand) if before is not None else None)
+    return out
+
+
+_Hands = tuple[tuple[int, ...], tuple[int, ...]] | None  # the person's, before and after a draw
 
 
 class PlayError(ValueError):
@@ -70,8 +106,6 @@ class PlayError(ValueError):
 @dataclass(slots=True)
 class _Saved:
     game: Game
-    rounds: int
-    actions: int
     log: int
     staged: list[Part]
 
@@ -145,27 +179,28 @@ def refusal_text(refusal: Refusal) -> str:
 
 
 class Session:
-    def __init__(self, recorder: Recorder, human: int, bots: dict[int, Bot],
-                 save_path: Path | None = None, bot_specs: list[str] | None = None) -> None:
-        self.recorder = recorder
+    def __init__(self, game: Game, names: list[str], human: int, bots: dict[int, Bot],
+                 save_path: Path | None = None, description: str = "") -> None:
+        self.game = game
+        self.record_names = names  # as the record names the seats: bot levels and "you"
+        self.description = description
         self.human = human
         self.bots = bots
-        # The bot levels of the other seats in seat order, for a new game with the same table.
-        self.bot_specs = bot_specs or [DEFAULT_BOT]
         self.save_path = save_path
         self.save_error: str | None = None  # why the last save failed, until one succeeds
-        self.names = seat_names(recorder.game.rules, human)
+        self.names = seat_names(game.rules, human)
         self.log = Log()
         self.picked = [0] * NUM_KINDS  # cards chosen but not yet put on a meld
         self.staged: list[Part] = []  # melds and additions waiting for "lay down"
         self._undo: list[_Saved] = []
-        self.shown_results = len(recorder.game.results)  # round-end screens already shown
+        self.shown_results = len(game.results)  # round-end screens already shown
         self.hinter = HeuristicBot(seed=0)
         # What the table watched happen lately, for the screen's highlights: each seat's
-        # latest turn (indexes of its log lines), the melds other seats changed since the
+        # latest turn (its events), the melds other seats changed since the
         # person's last turn, and this turn's "may I go out?" (asker, asked, answer or None).
-        self.last_lines: dict[int, list[int]] = {}
+        self.last_events: dict[int, list[Event]] = {}
         self._new_turn: set[int] = set()  # seats whose turn began, with no move yet
+        self.latest = -1  # the other seat that moved last
         self.recent: set[tuple[int, int]] = set()
         self.question: tuple[int, int, bool | None] | None = None
         self._start_log()
@@ -187,50 +222,50 @@ class Session:
             players[seat] = make_bot(spec, seed=seed * 10 + i + 1)
             names[seat] = spec
         names[human] = HUMAN_NAME
-        recorder = Recorder.new(rules, seed=seed, names=names,
-                                description=f"handfoot play, seed {seed}")
-        return cls(recorder, human, players, save_path, bot_specs=bots)
+        return cls(Game.new(rules, seed=seed), names, human, players, save_path,
+                   f"handfoot play, seed {seed}")
 
     @classmethod
     def resume(cls, record: Record, save_path: Path | None = None,
                default_bot: str = DEFAULT_BOT) -> Session:
-        """Replay a saved record's actions and carry on from where it stopped."""
+        """Replay a saved record and carry on from where it stopped.  Seats the record names
+        with a bot level keep that level; other seats (a record of people, such as the
+        examples) get ``default_bot``."""
         names = [s.name for s in record.seats]
         human = names.index(HUMAN_NAME) if HUMAN_NAME in names else 0
-        recorder = Recorder(record.new_game(), names, record.description)
+        outcome = replay(record)
+        if outcome.illegal is not None:
+            raise PlayError(f"the saved game does not replay: {outcome.illegal.message()}")
         # The current round's events, so the log picks up where the game was left.
-        this_round: list[tuple[list[Event], int, _Hands]] = []
-        for rnd in record.rounds:
-            for seat, action in rnd.actions:
-                refusal = recorder.game.refusal(action)
-                if recorder.game.actor != seat or refusal is not None:
-                    why = refusal_text(refusal) if refusal else "not that seat's move"
-                    raise PlayError(f"round {rnd.round}: {action.text!r} by seat {seat} "
-                                    f"does not replay: {why}")
-                before = view(recorder.game, human).hand
-                events = recorder.apply(action, seat)
-                hands = (before, view(recorder.game, human).hand) if seat == human else None
-                if any(e.name == "deal" for e in events):
-                    this_round.clear()
-                else:
-                    this_round.append((events, seat, hands))
+        this_round: list[tuple[list[Event], int]] = []
+        for step in outcome.steps:
+            if any(isinstance(e, RoundDealt) for e in step.events):
+                this_round.clear()
+            else:
+                this_round.append((step.events, step.seat))
         seed = record.seed or 0
         players: dict[int, Bot] = {}
-        specs: list[str] = []
         for seat, name in enumerate(names):
             if seat != human:
-                specs.append(name or default_bot)
-                players[seat] = make_bot(specs[-1], seed=seed * 10 + seat + 17)
-        session = cls(recorder, human, players, save_path, bot_specs=specs)
-        game = recorder.game
+                spec = name if _is_bot(name) else default_bot
+                players[seat] = make_bot(spec, seed=seed * 10 + seat + 17)
+                names[seat] = spec
+        session = cls(outcome.game, names, human, players, save_path, record.description)
+        game = outcome.game
         session.shown_results = len(game.results)
         if game.results and (game.over or not record.rounds[-1].actions):
             # Left on a round's score screen (the next round has not begun): show it again.
             session.shown_results -= 1
-        for events, seat, hands in this_round:
-            session._log_events(events, seat, *(hands or (None, None)))
+        hands = _draw_hands(record, human, len(this_round))
+        for (events, seat), around in zip(this_round, hands, strict=True):
+            session._log_events(events, seat, *(around or (None, None)))
         session.log.add(f"resumed after {sum(len(r.actions) for r in record.rounds)} moves")
         return session
+
+    @property
+    def bot_specs(self) -> list[str]:
+        """The bot levels of the other seats in seat order."""
+        return [n for seat, n in enumerate(self.record_names) if seat != self.human]
 
     def next_game(self, seed: int, save_path: Path | None) -> Session:
         """A new game at the same table: the same rules, seat and bot levels."""
@@ -241,18 +276,14 @@ class Session:
         rules = g.rules
         self.log.add(f"{rules.name}: {rules.players} players, seed {g.seed}")
         if not g.over:
-            self.log.add(describe(Event("deal", g.dealer, (g.round_no,)), self.names, rules)
+            self.log.add(describe(RoundDealt(g.dealer, g.round_no), self.names, self.human)
                          or "")
             self._log_minimum()
 
     # ------------------------------------------------------------------ reading
     @property
-    def game(self) -> Game:
-        return self.recorder.game
-
-    @property
     def rules(self) -> Rules:
-        return self.recorder.game.rules
+        return self.game.rules
 
     def view(self) -> SeatView:
         return view(self.game, self.human)
@@ -277,14 +308,14 @@ class Session:
             return ("4.1", "the pile is empty")
         if g.over:
             return ("10.8", "the game is over")
-        if g.seat == self.human and g.phase == 0:
+        if g.seat == self.human and g.phase is Phase.DRAW:
             trial = g
         else:
             # Ask the engine as if it were the person's draw: every check of a take looks only
             # at the taker's own hand, its team's melds and the pile.
             trial = g.clone()
             trial.seat = trial.actor = self.human
-            trial.phase = 0
+            trial.phase = Phase.DRAW
             trial.took_pile = trial.retracted = False
             trial.staged = 0
             trial.snapshot = None
@@ -385,11 +416,9 @@ class Session:
         refusal = g.refusal(action)
         if refusal is not None:
             return refusal
-        saved = _Saved(g.clone(), len(self.recorder.rounds),
-                       len(self.recorder.rounds[-1].actions), len(self.log.lines),
-                       list(self.staged))
+        saved = _Saved(g.clone(history=True), len(self.log.lines), list(self.staged))
         before = self.view().hand
-        events = self.recorder.apply(action, self.human)
+        events = g.apply(action)
         if isinstance(action, LayDown):
             self.clear()
         self._log_events(events, self.human, hand_before=before)
@@ -410,12 +439,8 @@ class Session:
         if not self._undo:
             return False
         saved = self._undo.pop()
-        self.recorder.game = saved.game.clone()
-        del self.recorder.rounds[saved.rounds:]
-        del self.recorder.rounds[-1].actions[saved.actions:]
+        self.game = saved.game.clone(history=True)
         self.log.truncate(saved.log)
-        for seat, kept in self.last_lines.items():
-            self.last_lines[seat] = [i for i in kept if i < saved.log]
         self.picked = [0] * NUM_KINDS
         self.staged = saved.staged
         self.log.add("(undone)")
@@ -428,7 +453,7 @@ class Session:
         actor = g.actor
         bot = self.bots[actor]
         action = bot.choose(view(g, actor), g.legal_actions())
-        events = self.recorder.apply(action, actor)
+        events = g.apply(action)
         self._log_events(events, actor)
         self._after(events)
         self.autosave()
@@ -441,73 +466,67 @@ class Session:
     def _log_events(self, events: list[Event], actor: int,
                     hand_before: tuple[int, ...] | None = None,
                     hand_after: tuple[int, ...] | None = None) -> None:
-        if actor == self.human and any(e.name == "turn" for e in events):
+        if actor == self.human and any(isinstance(e, TurnBegan) for e in events):
             # The person's turn is over: what the others change from now on is new.
             self.recent.clear()
         for e in events:
             self._watch(e)
-            index: int | None = None
-            if e.name == "draw" and e.seat == self.human and hand_before is not None:
+            if isinstance(e, Drew) and e.seat == self.human and hand_before is not None:
                 # The person sees their own new cards; the table sees only how many.
                 after = hand_after if hand_after is not None else self.view().hand
-                index = self.log.add(drawn_text(hand_before, after, e, self.names))
-            elif e.name == "meld":
-                slot, *counts = (int(str(x)) for x in e.detail)
-                index = self.log.meld(e.seat, self.names[e.seat], slot, counts)
+                self.log.add(drawn_text(hand_before, after, e, self.names))
+            elif isinstance(e, Melded):
+                self.log.meld(e.seat, self.names[e.seat], e.slot,
+                              [e.naturals, e.twos, e.jokers])
             else:
-                line = describe(e, self.names, self.rules)
+                line = describe(e, self.names, self.human)
                 if line:
-                    index = self.log.add(line)
-                if e.name == "deal":
+                    self.log.add(line)
+                if isinstance(e, RoundDealt):
                     self._log_minimum()
-            if index is not None and e.name not in ("deal", "round_end", "game_end") \
-                    and 0 <= e.seat < self.rules.players:
-                if e.seat in self._new_turn:
-                    # The seat's previous turn stays in sight until it makes its first move.
-                    self._new_turn.discard(e.seat)
-                    self.last_lines[e.seat] = []
-                seen = self.last_lines.setdefault(e.seat, [])
-                if index not in seen:
-                    seen.append(index)
 
     def _watch(self, e: Event) -> None:
         """Keep the table's recent happenings that the screen highlights."""
-        if e.name == "deal":
-            self.last_lines.clear()
+        if isinstance(e, RoundDealt):
+            self.last_events.clear()
             self._new_turn.clear()
             self.recent.clear()
             self.question = None
-        elif e.name == "turn":
+            self.latest = -1
+        elif isinstance(e, TurnBegan):
             self._new_turn.add(e.seat)
             self.question = None
-        elif e.name in ("meld", "canasta") and e.seat != self.human:
-            self.recent.add((self.rules.team_of(e.seat), int(str(e.detail[0]))))
-        elif e.name == "ask":
-            self.question = (e.seat, int(str(e.detail[0])), None)
-        elif e.name == "answer" and self.question is not None:
-            self.question = (self.question[0], self.question[1], bool(e.detail[0]))
-
-    def latest_mover(self) -> int:
-        """The other seat whose move the log shows last (-1 before any)."""
-        best, seat = -1, -1
-        for x, lines in self.last_lines.items():
-            if x != self.human and lines and lines[-1] > best:
-                best, seat = lines[-1], x
-        return seat
+        elif isinstance(e, RoundEnded | GameEnded) or not 0 <= e.seat < self.rules.players:
+            return
+        else:
+            if e.seat in self._new_turn:
+                # The seat's previous turn stays in sight until it makes its first move.
+                self._new_turn.discard(e.seat)
+                self.last_events[e.seat] = []
+            self.last_events.setdefault(e.seat, []).append(e)
+            if e.seat != self.human:
+                self.latest = e.seat
+            if isinstance(e, Melded | CanastaFinished) and e.seat != self.human:
+                self.recent.add((self.rules.team_of(e.seat), e.slot))
+            elif isinstance(e, AskedToGoOut):
+                self.question = (e.seat, e.partner, None)
+            elif isinstance(e, Answered) and self.question is not None:
+                self.question = (self.question[0], self.question[1], e.yes)
 
     def last_move(self, seat: int) -> list[str]:
-        """The log lines of the seat's latest turn, without the seat's name in front."""
-        name = self.names[seat]
-        lines = self.log.lines
-        out = []
-        for i in self.last_lines.get(seat, []):
-            if i < len(lines) and lines[i]:
-                line = lines[i]
-                for subject, mark in ((f"{name} ", ""), (f"★ {name}: ", "★ ")):
-                    if line.startswith(subject):
-                        line = mark + line[len(subject):]
-                        break
-                out.append(line)
+        """The seat's latest turn in words, without its name in front."""
+        out: list[str] = []
+        previous: Event | None = None
+        for e in merge_melds(self.last_events.get(seat, [])):
+            words = describe(e, self.names, self.human, subject=False)
+            if not words:
+                continue
+            if isinstance(e, Melded) and isinstance(previous, Melded) and out:
+                # Melds in a row read as one: "melds 9: 9 · 7: 7 7 2".
+                out[-1] += " · " + words.removeprefix("melds ")
+            else:
+                out.append(words)
+            previous = e
         return out
 
     def _log_minimum(self) -> None:
@@ -520,8 +539,11 @@ class Session:
         """Indexes of finished rounds whose score screen the person has not seen."""
         return list(range(self.shown_results, len(self.game.results)))
 
+    def record(self) -> Record:
+        return Record.from_game(self.game, self.record_names, self.description)
+
     def record_json(self) -> str:
-        return record_to_json(self.recorder.record())
+        return record_to_json(self.record())
 
     def save(self) -> Path | None:
         """Write the game record (atomically); raises OSError when it cannot be written."""
