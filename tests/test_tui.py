@@ -14,6 +14,7 @@ import re
 import shlex
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -830,8 +831,9 @@ class Terminal:
         self.running = False
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run([*self.base, *args], capture_output=True, text=True,
-                              check=True).stdout
+        done = subprocess.run([*self.base, *args], capture_output=True, text=True)
+        assert done.returncode == 0, f"tmux {' '.join(args)}: {done.stderr.strip()}"
+        return done.stdout
 
     def start(self, *play: str) -> None:
         if not self.running:
@@ -862,11 +864,11 @@ class Terminal:
     def pid(self) -> int:
         """The game's process: the child of the window's shell."""
         shell = int(self.tmux("display-message", "-p", "-t", "play", "#{pane_pid}"))
-        for stat in Path("/proc").glob("[0-9]*/stat"):
+        for proc in Path("/proc").glob("[0-9]*/stat"):
             with contextlib.suppress(OSError):
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-                if int(fields[1]) == shell and "python" in (stat.parent / "cmdline").read_text():
-                    return int(stat.parent.name)
+                fields = proc.read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == shell and "python" in (proc.parent / "cmdline").read_text():
+                    return int(proc.parent.name)
         raise AssertionError("no game process under the terminal's shell")
 
     def exit_status(self) -> str:
@@ -1003,6 +1005,28 @@ def test_a_crash_loses_nothing(tmp_path: Path) -> None:
     assert saved_moves(save) == [(seat, a.text) for r in s.record().rounds
                                  for seat, a in r.actions]
     assert len(saved_moves(save)) > 10
+
+
+def test_saving_never_replaces_a_device_or_a_link(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from handfoot.tui.session import write_atomic
+
+    # A link: the file it names gets the record; the link stays a link.
+    target = tmp_path / "real.json"
+    target.write_text("old", encoding="utf-8")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    write_atomic(link, "new")
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == "new"
+    # A device (--save /dev/null): written into, never renamed over (that would replace the
+    # machine's /dev/null with a file).  Here a rename fails loudly instead of doing harm.
+    def no_rename(src: object, dst: object) -> None:
+        raise AssertionError(f"renamed {src} over {dst}")
+
+    monkeypatch.setattr(os, "replace", no_rename)
+    write_atomic(Path(os.devnull), "a record")
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    assert not [p for p in Path(os.devnull).parent.glob(".null.*")]
 
 
 def test_ctrl_c_saves_and_quits(tmp_path: Path) -> None:

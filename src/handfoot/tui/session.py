@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,11 +148,24 @@ class Log:
 
 def write_atomic(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` so that a kill at any moment leaves either the old file
-    or the new one, never a part: a temporary file in the same folder, synced, renamed over."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    or the new one, never a part: a temporary file in the same folder, synced, renamed over.
+
+    A link is followed (the file it names is replaced, the link kept).  A path that is not a
+    regular file (``/dev/null``, a pipe) is written into: renaming over it would replace the
+    device itself."""
+    path = Path(os.path.realpath(path))
     try:
-        mode = path.stat().st_mode & 0o777
-    except OSError:
+        info: os.stat_result | None = path.stat()
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if info is not None:
+        mode = info.st_mode & 0o777
+    else:
         mask = os.umask(0)
         os.umask(mask)
         mode = 0o666 & ~mask
