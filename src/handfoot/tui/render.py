@@ -24,9 +24,10 @@ from ..cards import (
     RED_THREE,
     TWO,
     WILD_SLOT,
+    plural,
     slot_token,
 )
-from ..narrate import ending_words, meld_text, plural
+from ..narrate import ending_words, meld_text
 from ..print.explain import decks_words
 from ..scoring import winners
 from ..tables import tables_for
