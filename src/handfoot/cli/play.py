@@ -18,11 +18,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from handfoot.bots import BOTS, BotError, make_bot
-from handfoot.record import Record, RecordError, Seat, load_record
+from handfoot.bots import BOTS, BotError, is_bot
+from handfoot.record import Record, Seat
 from handfoot.tui.session import DEFAULT_BOT, HUMAN_NAME
 
-from .common import UserError, add_rules_options, rules_from_args
+from .common import UserError, add_rules_options, read_record, rules_from_args
 
 # A minute between moves is already a game no one would wait for; more is a typing slip.
 MAX_PACE = 60.0
@@ -103,27 +103,6 @@ def build_session(args: argparse.Namespace) -> Any:
         return Session.new(rules, seed, levels, human=0, save_path=save)
     except (PlayError, BotError) as err:
         raise UserError(str(err)) from None
-
-
-def read_record(path: str) -> Record:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise UserError(f"cannot read {path}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"cannot read {path}: not UTF-8 text") from None
-    try:
-        return load_record(text)
-    except RecordError as err:
-        raise UserError(f"{path} is not a valid game record: {err}") from None
-
-
-def is_bot(name: str) -> bool:
-    try:
-        make_bot(name)
-    except BotError:
-        return False
-    return True
 
 
 def seat_bots(record: Record, levels: list[str]) -> Record:

@@ -27,7 +27,7 @@ from ..actions import (
     Stop,
     TakePile,
 )
-from ..bots import BotError, make_bot
+from ..bots import is_bot, make_bot
 from ..bots.base import Bot
 from ..bots.heuristic import HeuristicBot
 from ..cards import (
@@ -72,14 +72,6 @@ DEFAULT_BOT = "search"
 # Events after which taking back a step would undo something the player has since learned.
 NEWS = frozenset({"draw", "take_pile", "pile_to_hand", "pick_up", "replace", "red_three",
                   "answer", "turn", "round_end", "went_out", "deal"})
-
-
-def _is_bot(name: str) -> bool:
-    try:
-        make_bot(name)
-    except BotError:
-        return False
-    return True
 
 
 def _draw_hands(record: Record, human: int, last: int) -> list[_Hands]:
@@ -261,7 +253,7 @@ class Session:
         players: dict[int, Bot] = {}
         for seat, name in enumerate(names):
             if seat != human:
-                spec = name if _is_bot(name) else default_bot
+                spec = name if is_bot(name) else default_bot
                 players[seat] = make_bot(spec, seed=seed * 10 + seat + 17)
                 names[seat] = spec
         session = cls(outcome.game, names, human, players, save_path, record.description)
