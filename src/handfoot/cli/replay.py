@@ -100,8 +100,8 @@ def print_replay(path: str, record: Record, outcome: ReplayResult) -> None:
             if step.round == record.first_round:
                 print(_first_table(record))
         print(_step_line(step, rules, names))
-    for r, result in enumerate(outcome.results):
-        print_result(rules, result, record.rounds[r].round if r < len(record.rounds) else r + 1)
+    for result in outcome.results:
+        print_result(rules, result, [seat.name for seat in record.seats])
     if outcome.results:
         totals = ", ".join(f"team {t} {points:,}" for t, points in enumerate(outcome.totals))
         print(f"\ntotals: {totals}{'  (game over)' if outcome.game.over else ''}")
@@ -123,9 +123,10 @@ def _step_line(step: Step, rules: Rules, names: dict[int, str]) -> str:
     return head + (f"  -> {'; '.join(notes)}" if notes else "")
 
 
-def print_result(rules: Rules, result: RoundResult, round_no: int) -> None:
+def print_result(rules: Rules, result: RoundResult, names: list[str]) -> None:
     print()
-    for line in result_lines(rules, result):
+    for line in result_lines(rules, result, [name or f"seat {s}" for s, name in
+                                             enumerate(names)]):
         print(line)
 
 
