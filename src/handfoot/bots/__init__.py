@@ -14,6 +14,7 @@ from .base import Bot
 from .basic import BasicBot
 from .heuristic import HeuristicBot
 from .oracle import OracleBot
+from .policy import PolicyBot, PolicyError
 from .random_bot import RandomBot
 from .search import SearchBot
 
@@ -24,6 +25,11 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "search": SearchBot,
 }
 
+# Bots that play a trained model from a file (policy:path=FILE): outside the ladder above.
+MODEL_BOTS: dict[str, Callable[..., Bot]] = {
+    "policy": PolicyBot,
+}
+
 # Bots for analysis only: they see every card, so they play in the arena and simulations, never
 # at a table.
 ANALYSIS_BOTS: dict[str, Callable[..., Bot]] = {
@@ -31,15 +37,20 @@ ANALYSIS_BOTS: dict[str, Callable[..., Bot]] = {
 }
 
 
+# Options whose values are text, not numbers.
+TEXT_OPTIONS = frozenset({"path"})
+
+
 class BotError(ValueError):
     """An unknown bot name or a bad bot option."""
 
 
 def make_bot(spec: str, seed: int = 0, analysis: bool = False, **options: Any) -> Bot:
-    """A bot from a name such as ``heuristic`` or ``search:ms=50`` (options after a colon);
-    ``analysis`` also allows the bots that see every card (the arena and simulations)."""
+    """A bot from a name such as ``heuristic``, ``search:ms=50`` or ``policy:path=model.zip``
+    (options after a colon: numbers, but text for ``path``); ``analysis``
+    also allows the bots that see every card (the arena and simulations)."""
     name, _, rest = spec.partition(":")
-    known = BOTS | ANALYSIS_BOTS if analysis else BOTS
+    known = BOTS | MODEL_BOTS | (ANALYSIS_BOTS if analysis else {})
     if name in ANALYSIS_BOTS and not analysis:
         raise BotError(f"bot {name!r} sees every card: it plays only in the arena and "
                        f"simulations, never at a table")
@@ -50,15 +61,21 @@ def make_bot(spec: str, seed: int = 0, analysis: bool = False, **options: Any) -
         key, sep, value = item.partition("=")
         if not sep:
             raise BotError(f"bot option {item!r}: write key=value")
-        try:
-            opts[key] = float(value) if "." in value else int(value)
-        except ValueError:
-            raise BotError(f"bot option {key!r}: {value!r} is not a number") from None
+        opts[key] = value if key in TEXT_OPTIONS else _number(key, value)
     try:
         return known[name](seed=seed, **opts)
     except TypeError as err:
         raise BotError(f"bot {name!r}: {err}") from None
+    except PolicyError as err:
+        raise BotError(str(err)) from None
 
 
-__all__ = ["ANALYSIS_BOTS", "BOTS", "BasicBot", "Bot", "BotError", "HeuristicBot", "OracleBot",
-           "RandomBot", "SearchBot", "make_bot"]
+def _number(key: str, text: str) -> int | float:
+    try:
+        return float(text) if "." in text else int(text)
+    except ValueError:
+        raise BotError(f"bot option {key!r}: {text!r} is not a number") from None
+
+
+__all__ = ["ANALYSIS_BOTS", "BOTS", "MODEL_BOTS", "BasicBot", "Bot", "BotError", "HeuristicBot",
+           "OracleBot", "PolicyBot", "RandomBot", "SearchBot", "make_bot"]

@@ -10,12 +10,17 @@ turn cap (clause 9.2), which is a guard against endless rounds rather than a res
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as err:  # pragma: no cover - depends on the installation
+    raise ImportError(f"handfoot.env needs PettingZoo and Gymnasium ({err.name} is missing): "
+                      'pip install "handfoot[rl]"') from None
 
 from ..rules import Rules
 from ..views import view
@@ -25,20 +30,21 @@ from .encode import layout_for, view_text
 NAME = "handfoot_v0"
 
 
-class raw_env(AECEnv[str, dict[str, Any], int | None]):  # noqa: N801 (PettingZoo's naming)
+class raw_env(AECEnv):  # type: ignore[misc]
     """Hand and Foot (any rule set the engine accepts) for 2 to 6 players.
 
     ``rules`` is a preset name or a :class:`~handfoot.rules.Rules`; ``players`` and ``rounds``
     change the player count and the game's length (``rounds=1`` plays single rounds).
     """
 
-    metadata = {"render_modes": ["ansi"], "name": NAME, "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": NAME,
+                                          "is_parallelizable": False}
 
     def __init__(self, rules: Rules | str = "hand-and-foot", players: int | None = None,
                  rounds: int | None = None, reward_scale: float = 0.001,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode != "ansi":
             raise core.EnvError(f"render_mode {render_mode!r}: the environment renders 'ansi'")
         self.rules = core.make_rules(rules, players, rounds)
         self.reward_scale = float(reward_scale)
@@ -152,10 +158,10 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # noqa: N801 (PettingZo
         pass
 
 
-def env(**kwargs: Any) -> AECEnv[str, dict[str, Any], int | None]:
+def env(**kwargs: Any) -> Any:
     """:class:`raw_env` wrapped as PettingZoo's classic games are: out-of-range actions are
     refused and the API's call order is enforced."""
-    wrapped: AECEnv[str, dict[str, Any], int | None] = raw_env(**kwargs)
+    wrapped = raw_env(**kwargs)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     wrapped = wrappers.OrderEnforcingWrapper(wrapped)
     return wrapped

@@ -6,9 +6,9 @@ layout depends only on the rules (players, teams, packets) and is described fiel
 :meth:`Layout.fields` (docs/RL.md prints it).  Seats and teams are listed relative to the
 observer: seat 0 is the observer, seat 1 the next to play after it; team 0 is the observer's.
 
-Speed: the vector is written in two strokes, a Python list of every counted value in layout
-order (turned into numpy once) and a list of one-hot positions (set to one at once); the
-scaling is one multiplication by a precomputed vector.
+Speed: the fields of the view as a whole go in as one list; each seat's and each team's block
+is encoded once per distinct value (a seat's packets and known cards, a team's melds change a
+few times a round) and copied in; the one-hot positions are set in one stroke.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy.typing as npt
 from ..cards import KIND_TOKENS, NATURAL_RANKS, NUM_KINDS, NUM_SLOTS
 from ..rules import Rules, rank_kind_name
 from ..tables import tables_for
-from ..views import SeatView
+from ..views import SeatInfo, SeatView, TeamInfo
 
 PHASES = ("draw", "pile-opening", "meld", "answer", "game-over")
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
@@ -41,6 +41,7 @@ POINTS = 100.0  # opening minimums and staged opening points
 SCORE = 10000.0  # game scores
 
 Vector = npt.NDArray[np.float32]
+_CACHE_LIMIT = 20000  # encoded seat and team blocks kept per rule set
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +79,9 @@ class Layout:
                   "(everyone saw every discard)")
         self._add("pile_size", 1, SIZE, shoe, "cards in the pile")
         self._add("stock_size", 1, shoe, shoe, "cards in the stock, over the shoe's size")
-        self._add("round", 1, float(rules.rounds), float(rules.rounds), "round number over the rounds in the game")
-        self._add("turns", 1, float(rules.turn_cap), float(rules.turn_cap), "turns begun this round over the "
-                  "turn cap")
+        rounds, cap = float(rules.rounds), float(rules.turn_cap)
+        self._add("round", 1, rounds, rounds, "round number over the rounds in the game")
+        self._add("turns", 1, cap, cap, "turns begun this round over the turn cap")
         self._add("minimum", 1, POINTS, 1e4, "opening minimum of the team whose turn it is")
         self._add("staged", 1, POINTS, 1e5, "opening points laid this turn while short of "
                   "the minimum")
@@ -113,8 +114,8 @@ class Layout:
             self._add(f"team{team}.first_canasta", 1, 1.0, 1.0, f"{who}: has closed a "
                       "canasta this round")
             self._add(f"team{team}.minimum", 1, POINTS, 1e4, f"{who}: opening minimum")
-            self._add(f"team{team}.score", 1, SCORE, np.inf, f"{who}: game score before this "
-                      "round", low=-np.inf)
+            self._add(f"team{team}.score", 1, SCORE, 1e6, f"{who}: game score before this "
+                      "round", low=-1e6 / SCORE)
         self.counted = self._end
         self._add("phase", len(PHASES), 1.0, 1.0, "one-hot: " + ", ".join(PHASES))
         self._add("to_act", 1, 1.0, 1.0, "the observer must act now")
@@ -140,7 +141,18 @@ class Layout:
         self._at = {f.name: f.start for f in self._fields}
         self._tables = tables_for(rules)
         quota = dict(rules.quota)
-        self._quota = [quota.get(kind, 0) for kind in CANASTA_KINDS]
+        self._template = np.zeros(self.size, dtype=np.float32)
+        q = self.field("quota")
+        self._template[q.start:q.stop] = [quota.get(kind, 0) / q.scale for kind in CANASTA_KINDS]
+        self._head_scale = self.scale[:q.start]
+        self._seats_at = q.stop
+        self._seat_size = self.field("seat1.hand_size").start - self.field("seat0.hand_size").start
+        self._team_size = self.field("team1.melds").start - self.field("team0.melds").start
+        self._seat_scale = self.scale[self._seats_at:self._seats_at + self._seat_size]
+        teams_at = self.field("team0.melds").start
+        self._team_scale = self.scale[teams_at:teams_at + self._team_size]
+        self._seat_blocks: dict[SeatInfo, Vector] = {}
+        self._team_blocks: dict[tuple[TeamInfo, int], Vector] = {}
 
     @property
     def _end(self) -> int:
@@ -167,49 +179,49 @@ class Layout:
         p = self.players
         me = v.seat
         pile = v.pile
-        stock_and_turn = [len(pile), v.stock_size, v.round_no, v.turns, v.minimum, v.staged,
-                          v.took_pile, v.retracted]
-        values: list[float] = [*v.hand, *map(pile.count, range(NUM_KINDS)), *stock_and_turn,
-                               *self._quota]
+        out = self._template.copy()  # the quota, a rule-set constant, is already in place
+        head = [*v.hand, *map(pile.count, range(NUM_KINDS)), len(pile), v.stock_size,
+                v.round_no, v.turns, v.minimum, v.staged, v.took_pile, v.retracted]
+        h = len(head)
+        out[:h] = head
+        out[:h] *= self._head_scale
+        # Seats and teams change a little at a time: their blocks are encoded once per
+        # distinct value and copied in.
         seats = v.seats
-        k = self.packets
+        at = self._seats_at
+        size = self._seat_size
+        cache = self._seat_blocks
         for i in range(p):
             s = seats[(me + i) % p]
-            sizes = s.packets
-            values.append(s.hand_n)
-            values += sizes
-            if len(sizes) < k:
-                values += [0] * (k - len(sizes))
-            values += (s.red3, s.knee_pending, s.foot_played)
-            values += s.known
+            block = cache.get(s)
+            if block is None:
+                block = cache[s] = self._seat_block(s)
+            out[at:at + size] = block
+            at += size
         teams = v.teams
+        totals = v.totals
         nt = self.teams
-        my_team = me % nt
-        missing = self._tables.quota_missing
+        mine = me % nt
+        size = self._team_size
+        cache2 = self._team_blocks
         for i in range(nt):
-            t = teams[(my_team + i) % nt]
-            values += chain.from_iterable(t.melds)
-            by_slot = [0] * NUM_SLOTS
-            by_kind = [0] * NUM_CANASTA_KINDS
-            kinds = []
-            for c in t.closed:
-                by_slot[c[0]] += 1
-                by_kind[_KIND_INDEX[c[4]]] += 1
-                kinds.append(c[4])
-            short = missing(kinds)
-            values += by_slot
-            values += by_kind
-            values += [short.get(kind, 0) for kind in CANASTA_KINDS]
-            values += (t.opened, t.first_canasta, t.minimum, v.totals[(my_team + i) % nt])
-        out = np.zeros(self.size, dtype=np.float32)
-        out[:self.counted] = values
-        at = self.counted
+            key = (teams[(mine + i) % nt], totals[(mine + i) % nt])
+            block = cache2.get(key)
+            if block is None:
+                block = cache2[key] = self._team_block(*key)
+            out[at:at + size] = block
+            at += size
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        if len(cache2) > _CACHE_LIMIT:
+            cache2.clear()
         hot = [at + _PHASE_INDEX[v.phase]]
         at += len(PHASES)
         if v.actor == me:
             hot.append(at)
         at += 1
-        hot += (at + (v.turn - me) % p, at + p + (v.actor - me) % p, at + 2 * p + (v.dealer - me) % p)
+        hot += (at + (v.turn - me) % p, at + p + (v.actor - me) % p,
+                at + 2 * p + (v.dealer - me) % p)
         at += 3 * p
         hot.append(at + v.asked)
         at += 3
@@ -219,11 +231,29 @@ class Layout:
         if v.pile_taken >= 0:
             hot.append(at + v.pile_taken)
         at += NUM_KINDS
+        k = self.packets
         for i in range(p):
             hot.append(at + i * k + seats[(me + i) % p].packet_no)
         out[hot] = 1.0
-        out *= self.scale
         return out
+
+    def _seat_block(self, s: SeatInfo) -> Vector:
+        sizes = list(s.packets) + [0] * (self.packets - len(s.packets))
+        values = [s.hand_n, *sizes, s.red3, s.knee_pending, s.foot_played, *s.known]
+        return np.array(values, dtype=np.float32) * self._seat_scale
+
+    def _team_block(self, t: TeamInfo, total: int) -> Vector:
+        by_slot = [0] * NUM_SLOTS
+        by_kind = [0] * NUM_CANASTA_KINDS
+        for c in t.closed:
+            by_slot[c[0]] += 1
+            by_kind[_KIND_INDEX[c[4]]] += 1
+        # What the quota still lacks is the engine's answer, not a rule restated here.
+        short = self._tables.quota_missing([c[4] for c in t.closed])
+        values = [*chain.from_iterable(t.melds), *by_slot, *by_kind,
+                  *(short.get(kind, 0) for kind in CANASTA_KINDS),
+                  t.opened, t.first_canasta, t.minimum, total]
+        return np.array(values, dtype=np.float32) * self._team_scale
 
 
 def _nth(n: int) -> str:

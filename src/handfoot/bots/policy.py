@@ -1,0 +1,72 @@
+"""A trained agent as a bot: a saved sb3-contrib MaskablePPO model choosing from the legal list.
+
+``policy:path=FILE`` seats the model saved by examples/train_maskable_ppo.py.  The model sees
+what every bot sees, the seat's view, encoded as the learning environment encodes it
+(handfoot.env.encode), and may pick only among the engine's legal actions (the mask).  NumPy,
+PyTorch and sb3-contrib are imported only when the bot first chooses; a model is loaded once
+per process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..actions import ATOMIC_ACTIONS, Action
+from ..views import SeatView
+
+_MODELS: dict[str, Any] = {}
+
+
+class PolicyError(ValueError):
+    """The model cannot be used: packages missing, or no readable model at the path."""
+
+
+class PolicyBot:
+    name = "policy"
+
+    def __init__(self, seed: int = 0, path: str | None = None) -> None:
+        if not path:
+            raise PolicyError("bot 'policy' needs the saved model: write policy:path=FILE.zip")
+        self.path = str(path)
+        if not Path(self.path).is_file():
+            raise PolicyError(f"bot 'policy': no model file at {self.path}")
+        self._model: Any = None
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if self._model is None:
+            self._model = load(self.path)
+        import numpy as np
+
+        from ..env.encode import encode
+        from ..env.engine import NUM_ACTIONS, index_of
+
+        indices = [index_of(a) for a in legal]
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        mask[indices] = True
+        action, _ = self._model.predict(encode(view), action_masks=mask, deterministic=True)
+        chosen = int(action)
+        # The mask makes any other choice impossible; the check keeps the bot honest anyway.
+        return ATOMIC_ACTIONS[chosen] if chosen in indices else legal[0]
+
+
+def load(path: str) -> Any:
+    """The MaskablePPO model at ``path``, loaded once per process on the CPU."""
+    model = _MODELS.get(path)
+    if model is None:
+        try:
+            import torch
+            from sb3_contrib import MaskablePPO
+        except ImportError as err:
+            raise PolicyError(
+                f"bot 'policy' needs PyTorch and sb3-contrib ({err.name} is missing): "
+                'pip install torch "handfoot[train]"'
+            ) from None
+        torch.set_num_threads(1)  # one decision at a time; the arena runs one bot per core
+        try:
+            model = MaskablePPO.load(path, device="cpu")
+        except Exception as err:  # a damaged or foreign file: say which, in one line
+            raise PolicyError(f"bot 'policy': cannot load {path}: {err}") from None
+        _MODELS[path] = model
+    return model
