@@ -167,6 +167,15 @@ class Layout:
     def fields(self) -> tuple[Field, ...]:
         return tuple(self._fields)
 
+    def markdown(self) -> str:
+        """The layout as a Markdown table (docs/RL.md prints the four-player one)."""
+        rows = ["| indices | field | size | divided by | meaning |", "|---|---|---|---|---|"]
+        for f in self._fields:
+            span = str(f.start) if f.size == 1 else f"{f.start}-{f.stop - 1}"
+            scale = "" if f.scale == 1.0 else f"{f.scale:g}"
+            rows.append(f"| {span} | `{f.name}` | {f.size} | {scale} | {f.meaning} |")
+        return "\n".join(rows) + "\n"
+
     def field(self, name: str) -> Field:
         for f in self._fields:
             if f.name == name:
