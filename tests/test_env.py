@@ -117,7 +117,7 @@ def observations_ignore_hidden_cards(name: str, n: int, seed: int, rate: float) 
     rng = random.Random(seed)
     layout = e.layout
     compared = 0
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _r, terminated, truncated, _info = e.last()
         if terminated or truncated:
             e.step(None)
