@@ -102,7 +102,7 @@ class Curve(BaseCallback):
         print(" ".join(f"{k}={v}" for k, v in row.items()), flush=True)
 
 
-def plot(csv_path: Path, png: Path) -> None:
+def plot(csv_path: Path, png: Path, rules: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -114,14 +114,13 @@ def plot(csv_path: Path, png: Path) -> None:
     for opp, colour in (("random", "tab:blue"), ("basic", "tab:red")):
         ax.plot(steps, [float(r[f"vs_{opp}"]) for r in rows], marker="o", color=colour,
                 label=f"against {opp} (mean score difference per game)")
-    switch = [int(r["steps"]) / 1e6 for r in rows if r["phase"] == "basic"]
-    if switch:
-        ax.axvline(switch[0], color="grey", linestyle=":", label="training switches to basic")
+    first = [int(r["steps"]) / 1e6 for r in rows if r["phase"] == "random"]
+    if len(first) < len(rows):
+        ax.axvline(first[-1], color="grey", linestyle=":", label="training switches to basic")
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xlabel("training steps (millions of learner decisions)")
     ax.set_ylabel("points per game (learner's team minus the bots')")
-    ax.set_title(f"MaskablePPO on {rows[0].get('rules', '')}hand-and-foot, "
-                 "deterministic policy on fixed deals")
+    ax.set_title(f"MaskablePPO on {rules}: the deterministic policy on fixed deals")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
@@ -145,7 +144,14 @@ def main() -> None:
     parser.add_argument("--csv", type=Path, default=None,
                         help="the learning curve's rows (default: beside --out)")
     parser.add_argument("--plot", type=Path, default=None, help="draw the curve to this PNG")
+    parser.add_argument("--plot-only", action="store_true",
+                        help="draw --plot from an existing --csv file, without training")
     args = parser.parse_args()
+    if args.plot_only:
+        if not (args.csv and args.plot):
+            parser.error("--plot-only needs --csv and --plot")
+        plot(args.csv, args.plot, args.rules)
+        return
     torch.set_num_threads(1)
     csv_path = args.csv or args.out.with_suffix(".csv")
     start = time.time()
@@ -172,7 +178,7 @@ def main() -> None:
     minutes = (time.time() - start) / 60
     print(f"saved {args.out} after {minutes:.1f} minutes; curve in {csv_path}")
     if args.plot:
-        plot(csv_path, args.plot)
+        plot(csv_path, args.plot, args.rules)
         print(f"plot: {args.plot}")
 
 
