@@ -8,7 +8,8 @@ of games against each of the two bots, and the mean score difference per game go
 file; ``--plot`` draws it.  The model is saved as a zip that ``handfoot arena`` seats:
 
     pip install torch==2.13.0 && pip install -e ".[train]"   # CPU torch first
-    nice -n 10 python examples/train_maskable_ppo.py --out examples/policy-hand-and-foot.zip
+    nice -n 10 python examples/train_maskable_ppo.py --out examples/policy-hand-and-foot.zip \
+        --plot docs/rl-learning-curve.png
     handfoot arena --bots policy:path=examples/policy-hand-and-foot.zip random --deals 100
 
 docs/RL.md reports a run (its time, curve and arena results).
@@ -131,9 +132,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="hand-and-foot")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--steps-random", type=int, default=1_000_000,
+    parser.add_argument("--steps-random", type=int, default=400_000,
                         help="learner decisions against random bots")
-    parser.add_argument("--steps-basic", type=int, default=1_000_000,
+    parser.add_argument("--steps-basic", type=int, default=600_000,
                         help="then learner decisions against basic bots")
     parser.add_argument("--envs", type=int, default=8, help="games played side by side")
     parser.add_argument("--gamma", type=float, default=0.997)
