@@ -119,3 +119,15 @@ def test_the_example_model_loads_and_plays() -> None:
     game = Game.new(preset("hand-and-foot"), seed=9)
     for _ in range(100):
         game.apply(ask(bot, game))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not EXAMPLE.exists(), reason="no example model committed")
+def test_a_model_for_another_table_is_refused_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("sb3_contrib")
+    code = main(["arena", "--bots", f"policy:path={EXAMPLE}", "random", "--deals", "1",
+                 "--players", "2", "--rounds", "1", "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert "trained on observations of 355 numbers" in err and "has 303" in err

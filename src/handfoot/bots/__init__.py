@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .base import Bot
+from .base import Bot, BotError
 from .basic import BasicBot
 from .heuristic import HeuristicBot
 from .oracle import OracleBot
-from .policy import PolicyBot, PolicyError
+from .policy import PolicyBot
 from .random_bot import RandomBot
 from .search import SearchBot
 
@@ -41,10 +41,6 @@ ANALYSIS_BOTS: dict[str, Callable[..., Bot]] = {
 TEXT_OPTIONS = frozenset({"path"})
 
 
-class BotError(ValueError):
-    """An unknown bot name or a bad bot option."""
-
-
 def make_bot(spec: str, seed: int = 0, analysis: bool = False, **options: Any) -> Bot:
     """A bot from a name such as ``heuristic``, ``search:ms=50`` or ``policy:path=model.zip``
     (options after a colon: numbers, but text for ``path``); ``analysis``
@@ -66,8 +62,6 @@ def make_bot(spec: str, seed: int = 0, analysis: bool = False, **options: Any) -
         return known[name](seed=seed, **opts)
     except TypeError as err:
         raise BotError(f"bot {name!r}: {err}") from None
-    except PolicyError as err:
-        raise BotError(str(err)) from None
 
 
 def _number(key: str, text: str) -> int | float:

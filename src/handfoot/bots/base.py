@@ -10,6 +10,10 @@ from ..engine import Game
 from ..views import SeatView, view
 
 
+class BotError(ValueError):
+    """An unknown bot name, a bad bot option, or a bot that cannot play (a missing model)."""
+
+
 class Bot(Protocol):
     name: str
 

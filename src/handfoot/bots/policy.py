@@ -15,12 +15,14 @@ from typing import Any
 
 from ..actions import ATOMIC_ACTIONS, Action
 from ..views import SeatView
+from .base import BotError
 
 _MODELS: dict[str, Any] = {}
 
 
-class PolicyError(ValueError):
-    """The model cannot be used: packages missing, or no readable model at the path."""
+class PolicyError(BotError):
+    """The model cannot be used: packages missing, no readable model at the path, or a model
+    made for another table (its observation size differs)."""
 
 
 class PolicyBot:
@@ -35,12 +37,21 @@ class PolicyBot:
         self._model: Any = None
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        if self._model is None:
-            self._model = load(self.path)
         import numpy as np
 
-        from ..env.encode import encode
+        from ..env.encode import encode, layout_for
         from ..env.engine import NUM_ACTIONS, index_of
+
+        if self._model is None:
+            model = load(self.path)
+            size = layout_for(view.rules).size
+            expects = model.observation_space.shape
+            if expects != (size,):
+                raise PolicyError(
+                    f"bot 'policy': {self.path} was trained on observations of "
+                    f"{expects[0] if expects else '?'} numbers, but {view.rules.name} with "
+                    f"{view.rules.players} players has {size}: train a model for this table")
+            self._model = model
 
         indices = [index_of(a) for a in legal]
         mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
