@@ -23,9 +23,10 @@ from .cards import (
     parse_slot,
     slot_token,
 )
+from .errors import HandfootError
 
 
-class ActionSyntaxError(ValueError):
+class ActionSyntaxError(HandfootError):
     """Text that does not spell an action."""
 
 
@@ -287,6 +288,16 @@ def _build_atomic() -> tuple[Action, ...]:
     out += [KNOCK, RETRACT, ASK, *ANSWERS]
     return tuple(out)
 
+
+# The meld steps of each slot in the order the legal list gives them: (slot, whether it is a
+# rank, add a natural, add a 2, add a joker, ((makeup, start), ...)).
+MELD_STEPS: tuple[tuple[int, bool, Add, Add, Add, tuple[tuple[tuple[int, int, int], Start], ...]],
+                  ...] = tuple(
+    (slot, slot != WILD_SLOT, ADDS.get((slot, slot), ADDS[(slot, TWO)]), ADDS[(slot, TWO)],
+     ADDS[(slot, JOKER)],
+     tuple((m, STARTS[(slot, m)]) for m in (WILD_MAKEUPS if slot == WILD_SLOT else START_MAKEUPS)))
+    for slot in range(NUM_SLOTS)
+)
 
 # The fixed atomic action space: index <-> action, for masks and learning agents.
 ATOMIC_ACTIONS: tuple[Action, ...] = _build_atomic()
