@@ -225,7 +225,7 @@ def test_a_round_cut_off_by_the_turn_cap_truncates() -> None:
     e = raw_env(rules=rules)
     trace = play_aec(e, 3)
     assert trace[-1][5] and not trace[-1][4]
-    assert len(e.game.results) == 1 and e.game.results[0]["ended_by"] == "turn_cap"
+    assert len(e.game.results) == 1 and e.game.results[0].ended_by == "turn_cap"
     assert not e.agents
 
 

@@ -89,13 +89,13 @@ def play(params: dict[str, object], simulations: int, seed: int) -> object:
 
 def test_ismcts_plays_a_whole_short_game() -> None:
     state = play({"players": 2, "rounds": 1, "turn_cap": 12, "deals": 100}, 8, 1)
-    assert state.game.results[0]["ended_by"] == "turn_cap"
+    assert state.game.results[0].ended_by == "turn_cap"
     assert len(state.returns()) == 2
 
 
 @pytest.mark.slow
 def test_ismcts_plays_a_whole_game_of_a_round() -> None:
     state = play({"players": 2, "rounds": 1}, 6, 2)
-    assert state.game.results[0]["ended_by"] in ("went_out", "stock_out")
+    assert state.game.results[0].ended_by in ("went_out", "stock_out")
     totals = state.game.totals
     assert state.returns() == [totals[0] / 1000, totals[1] / 1000]

@@ -22,11 +22,15 @@ import numpy.typing as npt
 
 from ..cards import KIND_TOKENS, NATURAL_RANKS, NUM_KINDS, NUM_SLOTS
 from ..rules import Rules, rank_kind_name
+from ..state import AskState, Phase
 from ..tables import tables_for
 from ..views import SeatInfo, SeatView, TeamInfo
 
-PHASES = ("draw", "pile-opening", "meld", "answer", "game-over")
+# The view's Phase and AskState are string enums, in the order of their one-hot fields.
+PHASES = tuple(p.value for p in Phase)
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+ASKED = tuple(a.value for a in AskState)
+_ASKED_INDEX = {a: i for i, a in enumerate(ASKED)}
 # Canasta kinds in a fixed order: the base kinds, then a kind per rank (only some rule sets
 # give a rank's clean canasta a kind of its own, e.g. 7s and 5s).
 CANASTA_KINDS = ("clean", "dirty", "wild", *(rank_kind_name(r) for r in NATURAL_RANKS))
@@ -124,8 +128,8 @@ class Layout:
         self._add("actor", p, 1.0, 1.0, "one-hot: who must act now (the partner while "
                   "answering), relative")
         self._add("dealer", p, 1.0, 1.0, "one-hot: the dealer, relative")
-        self._add("asked", 3, 1.0, 1.0, "one-hot: \"may I go out?\" this turn: not asked, "
-                  "yes, no")
+        self._add("asked", 3, 1.0, 1.0, "one-hot: \"may I go out?\" this turn: "
+                  + ", ".join(ASKED))
         self._add("pile_top", NUM_KINDS, 1.0, 1.0, "one-hot: the pile's top card (all zero "
                   "when the pile is empty)")
         self._add("pile_taken", NUM_KINDS, 1.0, 1.0, "one-hot: the top card taken this turn "
@@ -232,7 +236,7 @@ class Layout:
         hot += (at + (v.turn - me) % p, at + p + (v.actor - me) % p,
                 at + 2 * p + (v.dealer - me) % p)
         at += 3 * p
-        hot.append(at + v.asked)
+        hot.append(at + _ASKED_INDEX[v.asked])
         at += 3
         if pile:
             hot.append(at + pile[-1])

@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from ..actions import ACTION_INDEX, ATOMIC_ACTIONS, Action
 from ..engine import Game
+from ..errors import HandfootError
 from ..presets import preset
 from ..rules import Rules
 
@@ -26,7 +27,7 @@ Mask = npt.NDArray[np.int8]
 _BY_ID = {id(a): i for i, a in enumerate(ATOMIC_ACTIONS)}
 
 
-class EnvError(ValueError):
+class EnvError(HandfootError):
     """A bad argument to an environment, or an action that is not legal now."""
 
 
