@@ -12,6 +12,11 @@ Four loops, each playing whole games with uniformly random legal actions on one 
 The loops take turns in short slices so that a machine shared with other work slows them alike;
 the ratio env/engine is the figure to read.
 
+A second table says where an AEC step's time goes, in CPU time per step (``process_time``,
+less disturbed by other work than the wall clock): the engine's loop, then the same loop also
+building the acting seat's view, then also encoding it, then also building the mask, and the
+AEC loop itself.  Each figure is the best of three passes over the same games.
+
     python benchmarks/env_speed.py --seconds 20 [--rules hand-knee-foot] [--players 4] [--json]
 """
 
@@ -28,9 +33,10 @@ import numpy as np
 
 from handfoot.cli.bench import machine
 from handfoot.engine import Game
-from handfoot.env import HandfootEnv, env, raw_env
-from handfoot.env.engine import make_rules
+from handfoot.env import HandfootEnv, env, layout_for, raw_env
+from handfoot.env.engine import legal_indices, make_rules, mask_of
 from handfoot.rules import Rules
+from handfoot.views import view
 
 Loop = Callable[[int], tuple[int, int]]  # seed -> (steps, engine actions)
 
@@ -108,20 +114,60 @@ def measure(loops: dict[str, Loop], seconds: float, slice_s: float = 0.5) -> dic
     return out
 
 
+def ladder_loop(rules: Rules, level: int) -> Loop:
+    """The engine's loop doing more of an AEC step's work: 1 the view, 2 its vector, 3 the
+    mask."""
+    layout = layout_for(rules)
+
+    def play(seed: int) -> tuple[int, int]:
+        game = Game.new(rules, seed=seed)
+        rng = random.Random(seed)
+        n = 0
+        while not game.over:
+            if level >= 3:
+                mask_of(legal_indices(game))
+            legal = game.legal_actions()
+            if level >= 1:
+                v = view(game, game.actor)
+                if level >= 2:
+                    layout.encode(v)
+            game.apply(legal[rng.randrange(len(legal))])
+            n += 1
+        return n, n
+    return play
+
+
+def breakdown(rules: Rules, games: int) -> dict[str, float]:
+    """CPU microseconds per step of each rung, best of three passes over ``games`` games."""
+    rungs = {"engine": ladder_loop(rules, 0), "+ view": ladder_loop(rules, 1),
+             "+ encode": ladder_loop(rules, 2), "+ mask": ladder_loop(rules, 3),
+             "aec": aec_loop(rules, False)}
+    best = dict.fromkeys(rungs, float("inf"))
+    for _ in range(3):
+        for name, loop in rungs.items():
+            start = time.process_time()
+            steps = sum(loop(seed)[0] for seed in range(games))
+            best[name] = min(best[name], (time.process_time() - start) / steps * 1e6)
+    return {name: round(us, 2) for name, us in best.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="hand-and-foot")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=10.0, help="per loop")
+    parser.add_argument("--games", type=int, default=6,
+                        help="games per pass of the CPU-time breakdown")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rules = make_rules(args.rules, args.players)
     loops = {"engine": engine_loop(rules), "aec": aec_loop(rules, False),
              "aec-wrapped": aec_loop(rules, True), "gym": gym_loop(rules)}
     figures = measure(loops, args.seconds)
+    cpu = breakdown(rules, args.games)
     if args.json:
         print(json.dumps({"machine": machine(), "rules": args.rules, "players": args.players,
-                          "loops": figures}, indent=2))
+                          "loops": figures, "cpu_us_per_step": cpu}, indent=2))
         return
     info = machine()
     print(f"machine: {info['processor']}, {info['cpu_count']} cpus; {info['python']}")
@@ -130,6 +176,14 @@ def main() -> None:
     for name, f in figures.items():
         print(f"{name:<12} {f['steps_per_second']:>9,} {f['share_of_engine']:>9.0%} "
               f"{f['engine_actions_per_second']:>10,} {f['games']:>6}")
+    print()
+    print(f"CPU time per step (best of 3 passes over {args.games} games)")
+    base = cpu["engine"]
+    previous = 0.0
+    for name, us in cpu.items():
+        added = "" if name in ("engine", "aec") else f"(+{us - previous:.1f})"
+        print(f"{name:<12} {us:>7.1f} us {added:>8} {base / us:>6.0%} of the engine's speed")
+        previous = us
 
 
 if __name__ == "__main__":

@@ -89,6 +89,17 @@ class Layout:
         self._add("minimum", 1, POINTS, 1e4, "opening minimum of the team whose turn it is")
         self._add("staged", 1, POINTS, 1e5, "opening points laid this turn while short of "
                   "the minimum")
+        # Two numbers only some rule sets can make: fields for them only where they can.
+        self._extras: list[str] = []
+        if rules.canasta_pennies:
+            self._add("set_aside", 1, SIZE, shoe, "cards set aside from the stock this round "
+                      "(canasta pennies; only where the rules set them aside)")
+            self._extras.append("set_aside")
+        if rules.stock_out == "nobody_takes":
+            self._add("passes", 1, float(rules.players), float(rules.players), "players in a "
+                      "row who declined the pile with the stock empty (only under "
+                      "stock_out = nobody_takes)")
+            self._extras.append("passes")
         self._add("took_pile", 1, 1.0, 1.0, "the turn's player took the pile this turn")
         self._add("retracted", 1, 1.0, 1.0, "the turn's player took back an opening this turn")
         self._add("quota", NUM_CANASTA_KINDS, CANASTAS, 100.0, "canastas of each kind the rules "
@@ -194,7 +205,10 @@ class Layout:
         pile = v.pile
         out = self._template.copy()  # the quota, a rule-set constant, is already in place
         head = [*v.hand, *map(pile.count, range(NUM_KINDS)), len(pile), v.stock_size,
-                v.round_no, v.turns, v.minimum, v.staged, v.took_pile, v.retracted]
+                v.round_no, v.turns, v.minimum, v.staged]
+        if self._extras:
+            head += [getattr(v, name) for name in self._extras]
+        head += (v.took_pile, v.retracted)
         h = len(head)
         out[:h] = head
         out[:h] *= self._head_scale
