@@ -250,7 +250,23 @@ def test_gym_wrapper_plays_the_team_and_pays_its_rounds() -> None:
     assert terminated and not info["action_mask"].any()
     t = e.game.totals
     assert total == t[0] - t[1]
-    with pytest.raises(EnvError, match="reset"):
+    with pytest.raises(EnvError, match="episode is over"):
+        e.step(0)
+
+
+def test_gym_wrapper_truncates_at_the_turn_cap_and_then_wants_a_reset() -> None:
+    rules = make_rules("hand-and-foot", 4).replace(turn_cap=10)
+    e = HandfootEnv(rules, opponents="random")
+    _obs, info = e.reset(seed=6)
+    rng = random.Random(6)
+    truncated = terminated = False
+    steps = 0
+    while not (terminated or truncated):
+        _obs, _r, terminated, truncated, info = e.step(random_index(info, rng))
+        steps += 1
+    assert truncated and not terminated and steps < 100
+    assert e.game.results[0].ended_by == "turn_cap" and not info["action_mask"].any()
+    with pytest.raises(EnvError, match="episode is over"):
         e.step(0)
 
 

@@ -2,8 +2,9 @@
 
 Everything here is a function of :class:`handfoot.views.SeatView` alone, so the vector can hold
 nothing the view does not (the hidden-information guarantee carries into the tensor).  The
-layout depends only on the rules (players, teams, packets) and is described field by field by
-:meth:`Layout.fields` (docs/RL.md prints it).  Seats and teams are listed relative to the
+layout depends only on the rules (players, teams, packets, and two fields that only some rule
+sets can fill) and is described field by field by :meth:`Layout.fields` (docs/RL.md prints
+it).  Seats and teams are listed relative to the
 observer: seat 0 is the observer, seat 1 the next to play after it; team 0 is the observer's.
 
 Speed: the fields of the view as a whole go in as one list; each seat's and each team's block
@@ -153,7 +154,6 @@ class Layout:
                               dtype=np.float32)
         self.low = np.array(self._lows, dtype=np.float32)
         self.high = np.array(self._highs, dtype=np.float32)
-        self._at = {f.name: f.start for f in self._fields}
         self._tables = tables_for(rules)
         quota = dict(rules.quota)
         self._template = np.zeros(self.size, dtype=np.float32)
@@ -299,7 +299,8 @@ def encode(v: SeatView) -> Vector:
     return layout_for(v.rules).encode(v)
 
 
-__all__ = ["CANASTA_KINDS", "KIND_TOKENS", "PHASES", "Field", "Layout", "encode", "layout_for"]
+__all__ = ["ASKED", "CANASTA_KINDS", "PHASES", "Field", "Layout", "encode", "layout_for",
+           "view_text"]
 
 
 # ====================================================================== text (render_mode="ansi")

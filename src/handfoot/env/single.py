@@ -71,6 +71,7 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
         self.engine_actions = 0  # actions applied this episode, the bots' included
         self._bots: list[Bot | None] = [None] * n
         self._legal: list[int] = []
+        self._ended = False  # terminated or truncated: only reset() goes on
 
     # ------------------------------------------------------------------ the episode
     def reset(self, *, seed: int | None = None,
@@ -82,15 +83,16 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
         self.game_seed = seed if seed is not None else int(self.np_random.integers(SEED_SPACE))
         self.game = core.new_game(self.rules, self.game_seed)
         self.engine_actions = 0
+        self._ended = False
         self._bots = [None if spec is None else make_bot(spec, seed=self.game_seed * 8 + s)
                       for s, spec in enumerate(self.specs)]
-        self._advance()  # nothing is paid before the learner's first decision
+        _reward, self._ended = self._advance()  # nothing is paid before a first decision
         return self._observe(), self._info()
 
     def step(self, action: int) -> tuple[Vector, float, bool, bool, dict[str, Any]]:
         game = self.game
-        if game.over:
-            raise core.EnvError("the game is over: call reset()")
+        if self._ended or game.over:
+            raise core.EnvError("the episode is over: call reset()")
         if action not in self._legal:
             # An unmasked agent's illegal choice changes nothing and costs illegal_reward.
             info = self._info()
@@ -105,6 +107,7 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
         else:
             more, truncated = self._advance()
             reward += more
+        self._ended = game.over or truncated
         return self._observe(), reward, game.over, truncated, self._info()
 
     def _advance(self) -> tuple[float, bool]:
