@@ -322,13 +322,12 @@ def test_layout_fields_tile_the_vector() -> None:
         assert at == layout.size == layout.scale.size == layout.low.size
 
 
-def test_docs_describe_every_field_of_the_four_player_layout() -> None:
+def test_docs_show_the_four_player_layout() -> None:
     from pathlib import Path
 
     text = (Path(__file__).parent.parent / "docs" / "RL.md").read_text()
     layout = layout_for(make_rules("hand-and-foot", 4))
-    for f in layout.fields():
-        assert f"`{f.name}`" in text, f.name
+    assert layout.markdown() in text  # the table is the layout's own, not a stale copy
     assert f"{len(ATOMIC_ACTIONS)} actions" in text
 
 
