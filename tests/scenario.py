@@ -99,6 +99,8 @@ def set_melds(g: Game, team: int, text: str) -> None:
         if not group.strip():
             continue
         part = parse_part(group)
+        if part.size >= g.t.canasta:
+            g.first_canasta[team] = True
         if part.size >= g.t.canasta and not g.t.grows[part.slot]:
             g.closed[team].append((part.slot, part.naturals, part.twos, part.jokers))
             g.first_canasta[team] = True

@@ -362,6 +362,7 @@ MIN_GREEDY_WENT_OUT = {
     "hand-knee-foot": 0.12,  # 23%
     "triple-play": 0.12,  # 22%
     "hand-knee-foot-club": 0.12,  # 23%
+    "pennies-from-heaven": 0.12,  # 25%
 }
 
 

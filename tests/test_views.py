@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -255,3 +256,19 @@ def test_views_of_every_seat_at_the_start() -> None:
             assert sum(unseen_counts(v)) == (sum(g.hand_n) - g.hand_n[s]
                                              + sum(sum(sum(p) for p in ps) for ps in g.packets)
                                              + len(g.stock))
+
+
+def test_a_world_is_sampled_for_a_scenario_dealt_from_part_of_the_shoe() -> None:
+    # The worked examples deal a few dozen cards of a whole shoe: the unseen cards beyond the
+    # unseen places are out of play, and a sampled world still agrees with every view.
+    from handfoot.record import load_record
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "hf-worked-round-1935.json"
+    record = load_record(path.read_text(encoding="utf-8"))
+    g = record.new_game()
+    rng = random.Random(5)
+    for seat in range(g.rules.players):
+        v = view(g, seat)
+        world = sample_world(v, rng)
+        assert view(world, seat) == v
+        assert world.hand_n == g.hand_n and len(world.stock) == len(g.stock)

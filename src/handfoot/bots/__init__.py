@@ -7,6 +7,8 @@ generator, so a game with the same seeds plays the same way.
 
 from __future__ import annotations
 
+import inspect
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -25,26 +27,41 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "search": SearchBot,
 }
 
-# Bots that play a trained model from a file (policy:path=FILE): outside the ladder above.
-MODEL_BOTS: dict[str, Callable[..., Bot]] = {
-    "policy": PolicyBot,
-}
-
 # Bots for analysis only: they see every card, so they play in the arena and simulations, never
 # at a table.
 ANALYSIS_BOTS: dict[str, Callable[..., Bot]] = {
     "oracle": OracleBot,
 }
 
+# Bots that play a trained model from a file (policy:path=FILE): outside the ladder above.
+MODEL_BOTS: dict[str, Callable[..., Bot]] = {
+    "policy": PolicyBot,
+}
 
 # Options whose values are text, not numbers.
 TEXT_OPTIONS = frozenset({"path"})
 
 
+# The bots' numeric options, with the range that makes sense: below it a bot cannot play (no
+# worlds to search), above it a single decision runs for minutes or hours.
+OPTION_LIMITS: dict[str, tuple[float, float]] = {
+    "worlds": (1, 4096),
+    "ms": (0, 60_000),
+    "width": (1, 64),
+    "settle": (0, 4096),
+    "reply": (0, 16),
+    "variants": (0, 127),
+    "spread": (0, 100_000),
+    "margin": (-100_000, 100_000),
+    "win": (0, 1),
+    "answer_reply": (0, 1),
+}
+
+
 def make_bot(spec: str, seed: int = 0, analysis: bool = False, **options: Any) -> Bot:
     """A bot from a name such as ``heuristic``, ``search:ms=50`` or ``policy:path=model.zip``
-    (options after a colon: numbers, but text for ``path``); ``analysis``
-    also allows the bots that see every card (the arena and simulations)."""
+    (options after a colon: numbers, but text for ``path``); ``analysis`` also allows the bots
+    that see every card (the arena and simulations)."""
     name, _, rest = spec.partition(":")
     known = BOTS | MODEL_BOTS | (ANALYSIS_BOTS if analysis else {})
     if name in ANALYSIS_BOTS and not analysis:
@@ -57,7 +74,20 @@ def make_bot(spec: str, seed: int = 0, analysis: bool = False, **options: Any) -
         key, sep, value = item.partition("=")
         if not sep:
             raise BotError(f"bot option {item!r}: write key=value")
-        opts[key] = value if key in TEXT_OPTIONS else _number(key, value)
+        if key in TEXT_OPTIONS:
+            opts[key] = value
+            continue
+        number = _number(key, value)
+        low, high = OPTION_LIMITS.get(key, (-math.inf, math.inf))
+        if not low <= number <= high:  # also refuses nan
+            raise BotError(f"bot option {key!r}: {value} is out of range; it goes from "
+                           f"{low:g} to {high:g}")
+        opts[key] = number
+    accepted = [p for p in inspect.signature(known[name]).parameters if p != "seed"]
+    for key in opts:
+        if key not in accepted and "options" not in accepted:
+            listed = ", ".join(accepted) if accepted else "none"
+            raise BotError(f"bot {name!r} has no option {key!r} (its options: {listed})")
     try:
         return known[name](seed=seed, **opts)
     except TypeError as err:
@@ -66,7 +96,11 @@ def make_bot(spec: str, seed: int = 0, analysis: bool = False, **options: Any) -
 
 def _number(key: str, text: str) -> int | float:
     try:
-        return float(text) if "." in text else int(text)
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
     except ValueError:
         raise BotError(f"bot option {key!r}: {text!r} is not a number") from None
 

@@ -7,10 +7,11 @@ from typing import Protocol
 
 from ..actions import Action
 from ..engine import Game
+from ..errors import HandfootError
 from ..views import SeatView, view
 
 
-class BotError(ValueError):
+class BotError(HandfootError):
     """An unknown bot name, a bad bot option, or a bot that cannot play (a missing model)."""
 
 
