@@ -7,7 +7,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .cards import CardError, card_kind, counts_of, format_cards, parse_cards, shoe_counts, shoe_ids
+from .cards import (
+    CardError,
+    card_kind,
+    counts_of,
+    format_cards,
+    parse_cards,
+    plural,
+    shoe_counts,
+    shoe_ids,
+)
 from .errors import HandfootError
 from .rules import Rules
 
@@ -68,7 +77,7 @@ class Deal:
         for k, n in enumerate(used):
             if n > shoe[k]:
                 raise DealError(f"the deal uses {n} of card {format_cards([k])}, "
-                                f"but {rules.decks} decks hold {shoe[k]}")
+                                f"but {plural(rules.decks, 'deck')} hold {shoe[k]}")
 
 
 def _text(value: Any) -> str:

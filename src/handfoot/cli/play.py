@@ -64,9 +64,16 @@ def data_dir() -> Path:
     return base / "handfoot" / "games"
 
 
-def default_save_path(seed: int) -> Path:
+def default_save_path(seed: int, folder: Path | None = None) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return data_dir() / f"game-{stamp}-seed{seed}.json"
+    return (folder or data_dir()) / f"game-{stamp}-seed{seed}.json"
+
+
+def next_game(session: Any) -> Any:
+    """The game after a finished one: the same table, a new seed, saved next to the last."""
+    seed = random.SystemRandom().randrange(10**6)
+    folder = session.save_path.parent if session.save_path is not None else None
+    return session.next_game(seed, default_save_path(seed, folder))
 
 
 def build_session(args: argparse.Namespace) -> Any:
@@ -170,9 +177,15 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"handfoot play needs a terminal, and {name} is not one (a pipe "
                             "or a file); run it in a terminal window, or watch bots play "
                             "with `handfoot demo`")
-    app = PlayApp(session, pace=args.pace)
+    app = PlayApp(session, pace=args.pace, new_game=next_game)
     app.run()
-    if session.save_path is not None:
+    session = app.session  # a new game may have followed the first
+    if session.save_path is not None and session.save_error is None:
+        verb = "replay it with: handfoot replay" if session.game.over \
+            else "carry on with: handfoot play --resume"
         print(f"handfoot: game record saved to {session.save_path}")
-        print(f"handfoot: replay it with: handfoot replay {session.save_path}")
-    return 0
+        print(f"handfoot: {verb} {session.save_path}")
+    elif session.save_error:
+        print(f"handfoot: {session.save_error}", file=sys.stderr)
+        return 1
+    return 0 if app.return_code in (None, 0) else app.return_code

@@ -108,6 +108,11 @@ def _choice(key: str, lead: str = "") -> Callable[[Rules], str]:
     return sentence
 
 
+def decks_words(n: int) -> str:
+    """``1 deck``, ``5 decks``."""
+    return f"{n} deck" + ("" if n == 1 else "s")
+
+
 def _yes(flag: bool, yes: str, no: str) -> str:
     return yes if flag else no
 
@@ -128,8 +133,9 @@ SENTENCES: dict[str, Callable[[Rules], str]] = {
     "players": lambda r: f"{r.players} players.",
     "team_size": lambda r: (f"They play in {r.teams} teams of {r.team_size}, partners "
                             "sitting apart." if r.team_size > 1 else "Everyone plays alone."),
-    "decks": lambda r: f"{r.decks} decks with their jokers are shuffled together "
-    f"({r.shoe_size} cards).",
+    "decks": lambda r: (f"{r.decks} decks with their jokers are shuffled together"
+                        if r.decks > 1 else "1 deck with its jokers is shuffled")
+    + f" ({r.shoe_size} cards).",
     "packets": lambda r: "Each player is dealt " + ", ".join(
         f"a {name} of {n}" for name, n in zip(r.packet_names, r.packets, strict=True)) + ".",
     "red_threes": _choice("red_threes"),
@@ -254,7 +260,8 @@ def summary_line(rules: Rules) -> str:
              else f"{rules.players} players alone")
     packets = "+".join(str(n) for n in rules.packets)
     quota = ", ".join(f"{n} {kind}" for kind, n in rules.quota if n)
-    return (f"{seats}; {packets} cards ({'/'.join(rules.packet_names)}); {rules.decks} decks; "
+    return (f"{seats}; {packets} cards ({'/'.join(rules.packet_names)}); "
+            f"{decks_words(rules.decks)}; "
             f"to go out: {quota}")
 
 
