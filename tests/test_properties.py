@@ -171,9 +171,9 @@ def freeze(value: Any) -> Any:
 
 
 def state_of(g: State) -> dict[str, Any]:
-    """Every value of the table (not the tables, nor the cache of the legal list)."""
+    """Every value of the table (not the tables, nor the caches of the legal list and views)."""
     return {name: freeze(getattr(g, name)) for name in State.__slots__
-            if name not in ("t", "_legal", "_legal_at")}
+            if name not in ("t", "_legal", "_legal_at", "_view_parts")}
 
 
 # ====================================================================== every card once

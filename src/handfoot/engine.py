@@ -90,6 +90,7 @@ class Game(State):
         g.turn_over = False
         g._legal = []
         g._legal_at = -1
+        g._view_parts = None
         flow.start_round(g, [])
         return g
 

@@ -12,7 +12,7 @@ as that text.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action
 from .deal import Deal
@@ -76,6 +76,7 @@ class State:
     __slots__ = (
         "_legal",
         "_legal_at",
+        "_view_parts",
         "actor",
         "asked",
         "closed",
@@ -168,6 +169,7 @@ class State:
     t: Tables
     _legal: list[Action]  # the legal list last built ...
     _legal_at: int  # ... at this version (-1: none)
+    _view_parts: Any  # pieces of views already built (views.py), None until a view is made
 
     def clone(self, history: bool = False) -> State:
         """A copy that changes independently.  ``history``: also copy the list of applied
@@ -223,3 +225,4 @@ class State:
         other.t = self.t
         other._legal = []
         other._legal_at = -1
+        other._view_parts = None

@@ -16,8 +16,9 @@ Two public facts a sampled world does not reproduce: a rejected upcard buried in
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
 
 from .cards import (
     JOKER,
@@ -43,6 +44,7 @@ from .scoring import RoundResult
 from .state import AskState, Phase, RoundEnd, Snapshot
 from .tables import tables_for
 
+T = TypeVar("T")
 Meld = tuple[int, int, int]  # naturals, 2s, jokers
 Closed = tuple[int, int, int, int, str]  # slot, naturals, 2s, jokers, canasta kind
 
@@ -229,61 +231,200 @@ class SeatView:
 
 def view(game: Game, seat: int) -> SeatView:
     """What ``seat`` may know of ``game``."""
-    rules = game.rules
-    t = game.t
-    seats = tuple(
-        SeatInfo(
-            hand_n=game.hand_n[s],
-            packet_no=game.packet_no[s],
-            packets=tuple(sum(p) for p in game.packets[s]),
-            red3=game.red3[s],
-            knee_pending=game.knee_pending[s],
-            foot_played=game.foot_played[s],
-            known=tuple(game.known[s]),
-        )
-        for s in range(rules.players)
-    )
-    teams = tuple(
-        TeamInfo(
-            melds=tuple(zip(game.nat[team], game.two[team], game.jok[team], strict=True)),
-            closed=tuple((s, n, tw, j, t.canasta_kind(s, tw + j))
-                         for s, n, tw, j in game.closed[team]),
-            opened=game.opened[team],
-            first_canasta=game.first_canasta[team],
-            minimum=rules.opening_minimum(game.round_no, game.totals[team]),
-        )
-        for team in range(rules.teams)
-    )
+    parts = game._view_parts
+    if parts is None:
+        parts = game._view_parts = _Parts()
+    parts.refresh(game)
     snap = game.snapshot
-    pile_taken = snap.pile[-1] if snap is not None and game.took_pile else -1
-    return SeatView(
-        rules=rules,
-        seat=seat,
-        round_no=game.round_no,
-        rounds=_rounds(game),
-        dealer=game.dealer,
-        turn=game.seat,
-        actor=game.actor,
-        phase=game.phase,
-        turns=game.turns,
-        hand=tuple(game.hands[seat]),
-        seats=seats,
-        teams=teams,
-        pile=tuple(game.pile),
-        stock_size=len(game.stock),
-        set_aside=sum(game.set_aside),
-        passes=game.passes,
-        totals=tuple(game.totals),
-        results=tuple(game.results),
-        took_pile=game.took_pile,
-        retracted=game.retracted,
-        asked=game.asked,
-        staged=game.staged,
-        pile_taken=pile_taken,
-        minimum=game.minimum,
-        ended_by=game.ended_by,
-        went_out=game.went_out,
+    # The fields in SeatView's order (a call by keyword costs more than the rest of the view).
+    return _make_view(
+        game.rules,  # rules
+        seat,  # seat
+        game.round_no,  # round_no
+        _rounds(game),  # rounds
+        game.dealer,  # dealer
+        game.seat,  # turn
+        game.actor,  # actor
+        game.phase,  # phase
+        game.turns,  # turns
+        tuple(game.hands[seat]),  # hand
+        parts.seats,  # seats
+        parts.teams,  # teams
+        parts.pile,  # pile
+        len(game.stock),  # stock_size
+        sum(game.set_aside),  # set_aside
+        game.passes,  # passes
+        parts.totals,  # totals
+        parts.results,  # results
+        game.took_pile,  # took_pile
+        game.retracted,  # retracted
+        game.asked,  # asked
+        game.staged,  # staged
+        snap.pile[-1] if snap is not None and game.took_pile else -1,  # pile_taken
+        game.minimum,  # minimum
+        game.ended_by,  # ended_by
+        game.went_out,  # went_out
     )
+
+
+def _maker(cls: type[T]) -> Callable[..., T]:
+    """A constructor for the frozen slotted dataclass ``cls`` that takes its fields in order.
+
+    A frozen dataclass's ``__init__`` stores each field with ``object.__setattr__``, which made
+    building a view cost several engine steps.  This one fills a plain object with the same
+    slots (ordinary attribute stores) and then gives it the class, which Python allows between
+    classes of one layout; the result is an ordinary, frozen instance of ``cls``.
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    blank = type(f"_{cls.__name__}Parts", (), {"__slots__": vars(cls)["__slots__"]})
+    source = (f"def make({', '.join(names)}):\n    o = blank()\n"
+              + "".join(f"    o.{n} = {n}\n" for n in names)
+              + "    o.__class__ = cls\n    return o\n")
+    namespace: dict[str, Any] = {"blank": blank, "cls": cls}
+    exec(source, namespace)  # the way dataclasses writes __init__
+    make: Callable[..., T] = namespace["make"]
+    return make
+
+
+_make_view = _maker(SeatView)
+_make_seat = _maker(SeatInfo)
+_make_team = _maker(TeamInfo)
+
+
+class _Parts:
+    """The pieces of one game's views already built, shared by later views while their part of
+    the table is unchanged (a view is rebuilt on every step of a learning environment, and most
+    of the table does not change in a step).
+
+    Each piece is kept beside a copy of the state it was built from and reused only while the
+    state still equals that copy, compared by value: any change, by the engine or by a test
+    writing into the state, is seen, and the version number is not trusted for it.  The pieces
+    are immutable, so sharing them between views and seats is safe; an encoder may take a
+    piece that is the same object as before for an unchanged one.  The copies hold hidden
+    cards (the packets) but stay inside the game: only the pieces reach a view.
+    """
+
+    __slots__ = ("hand_n", "known", "pile", "pile_src", "rare", "results", "results_src",
+                 "seats", "teams", "teams_src", "totals", "totals_src")
+
+    def __init__(self) -> None:
+        self.rare: tuple[Any, ...] = ()
+        self.hand_n: list[int] = []
+        self.known: list[list[int]] = []
+        self.seats: tuple[SeatInfo, ...] = ()
+        self.teams_src: tuple[Any, ...] = ()
+        self.teams: tuple[TeamInfo, ...] = ()
+        self.pile_src: list[int] | None = None
+        self.pile: tuple[int, ...] = ()
+        self.totals_src: list[int] | None = None
+        self.totals: tuple[int, ...] = ()
+        self.results_src: list[RoundResult] | None = None
+        self.results: tuple[RoundResult, ...] = ()
+
+    def refresh(self, g: Game) -> None:
+        """Bring every piece up to date with the game's state."""
+        # What changes on most steps is one hand's size (and now and then its known cards);
+        # the rest of a seat's public facts changes a few times a round.
+        if (g.packet_no, g.packets, g.red3, g.knee_pending, g.foot_played) != self.rare:
+            self._all_seats(g)
+        elif g.hand_n != self.hand_n or g.known != self.known:
+            self._changed_seats(g)
+        if (g.nat, g.two, g.jok, g.closed, g.opened, g.first_canasta, g.round_no,
+                g.totals) != self.teams_src:
+            self._changed_teams(g)
+        if g.pile != self.pile_src:
+            self.pile_src = g.pile[:]
+            self.pile = tuple(g.pile)
+        if g.totals != self.totals_src:
+            self.totals_src = g.totals[:]
+            self.totals = tuple(g.totals)
+        if g.results != self.results_src:
+            self.results_src = g.results[:]
+            self.results = tuple(g.results)
+
+    def _all_seats(self, g: Game) -> None:
+        self.rare = (g.packet_no[:], [[p[:] for p in ps] for ps in g.packets], g.red3[:],
+                     g.knee_pending[:], g.foot_played[:])
+        self.hand_n = g.hand_n[:]
+        self.known = [k[:] for k in g.known]
+        self.seats = tuple(
+            _make_seat(
+                g.hand_n[s],  # hand_n
+                g.packet_no[s],  # packet_no
+                tuple(sum(p) for p in g.packets[s]),  # packets
+                g.red3[s],  # red3
+                g.knee_pending[s],  # knee_pending
+                g.foot_played[s],  # foot_played
+                tuple(g.known[s]),  # known
+            )
+            for s in range(len(g.hand_n))
+        )
+
+    def _changed_seats(self, g: Game) -> None:
+        """New infos for the seats whose hand size or known cards changed, sharing the rest."""
+        hand_n, known = g.hand_n, g.known
+        was_n, was_known = self.hand_n, self.known
+        seats = list(self.seats)
+        s = g.seat  # nearly always the one that changed
+        while True:
+            if hand_n[s] != was_n[s] or known[s] != was_known[s]:
+                info = seats[s]
+                same_known = known[s] == was_known[s]
+                if not same_known:
+                    was_known[s] = known[s][:]
+                was_n[s] = hand_n[s]
+                seats[s] = _make_seat(hand_n[s], info.packet_no, info.packets, info.red3,
+                                      info.knee_pending, info.foot_played,
+                                      info.known if same_known else tuple(known[s]))
+                if hand_n == was_n and known == was_known:
+                    break
+            s = (s + 1) % len(seats)
+        self.seats = tuple(seats)
+
+    def _changed_teams(self, g: Game) -> None:
+        """New infos for the teams whose melds, canastas or flags changed (every team when the
+        round or the scores changed, for their opening minimums)."""
+        rules = g.rules
+        n = rules.teams
+        was = self.teams_src
+        fresh = not (was and was[6] == g.round_no and was[7] == g.totals)
+        if fresh:
+            was = self.teams_src = ([None] * n, [None] * n, [None] * n, [None] * n,
+                                    g.opened[:], g.first_canasta[:], g.round_no, g.totals[:])
+            teams = []
+        else:
+            teams = list(self.teams)
+        nats, twos, joks, closeds = was[0], was[1], was[2], was[3]
+        canasta_kind = g.t.canasta_kind
+        for team in range(n):
+            nat, two, jok, closed = g.nat[team], g.two[team], g.jok[team], g.closed[team]
+            if not fresh:
+                old = teams[team]
+                if (nat == nats[team] and two == twos[team] and jok == joks[team]
+                        and closed == closeds[team] and g.opened[team] == old.opened
+                        and g.first_canasta[team] == old.first_canasta):
+                    continue
+                same_closed = closed == closeds[team]
+            else:
+                same_closed = False
+            nats[team], twos[team], joks[team] = nat[:], two[:], jok[:]
+            if not same_closed:
+                closeds[team] = closed[:]
+            info = _make_team(
+                tuple(zip(nat, two, jok, strict=True)),  # melds
+                old.closed if same_closed else tuple(  # closed
+                    (s, n, tw, j, canasta_kind(s, tw + j)) for s, n, tw, j in closed),
+                g.opened[team],  # opened
+                g.first_canasta[team],  # first_canasta
+                rules.opening_minimum(g.round_no, g.totals[team]),  # minimum
+            )
+            if fresh:
+                teams.append(info)
+            else:
+                teams[team] = info
+        was[4][:] = g.opened
+        was[5][:] = g.first_canasta
+        self.teams = tuple(teams)
 
 
 def _rounds(game: Game) -> int:
@@ -405,6 +546,7 @@ def _build(v: SeatView, seed: int, hands: list[list[int]], packets: list[list[li
     g.round_deals = []
     g.history = None
     g.version = 0
+    g._view_parts = None
     g._legal = []
     g._legal_at = -1
     g.turn_over = False
