@@ -25,7 +25,7 @@ except ImportError as err:  # pragma: no cover - depends on the installation
 from ..rules import Rules
 from ..views import view
 from . import engine as core
-from .encode import layout_for, view_text
+from .encode import Encoder, layout_for, view_text
 
 NAME = "handfoot_v0"
 
@@ -50,10 +50,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.reward_scale = float(reward_scale)
         self.render_mode = render_mode
         self.layout = layout_for(self.rules)
+        self._encoder = Encoder(self.layout)
         n = self.rules.players
         self.possible_agents = [f"seat_{s}" for s in range(n)]
         self.agents = self.possible_agents[:]
         self._team = [self.rules.team_of(s) for s in range(n)]
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         box = spaces.Box(self.layout.low, self.layout.high, dtype=np.float32)
         mask = spaces.Box(0, 1, shape=(core.NUM_ACTIONS,), dtype=np.int8)
         self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask})
@@ -101,9 +103,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self._legal
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = int(agent[5:])
+        seat = self._seat_of[agent]
         game = self.game
-        obs = self.layout.encode(view(game, seat))
+        obs = self._encoder.encode(view(game, seat))
         if seat == game.actor and not game.over:
             mask = core.mask_of(self.legal_indices())
         else:
@@ -122,18 +124,20 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self._paid:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._paid = False
-        before = core.rounds_played(game)
-        core.apply_index(game, int(action), self.legal_indices())
+        finished = core.apply_index(game, int(action), self.legal_indices())
         self._legal = None
-        after = core.rounds_played(game)
-        if after > before:
+        if finished:
+            after = core.rounds_played(game)
+            before = after - finished
             self._pay_rounds(before, after)
             if game.over:
                 self.terminations = dict.fromkeys(self.agents, True)
             elif any(core.round_ended_by(game, r) == "turn_cap" for r in range(before, after)):
                 self.truncations = dict.fromkeys(self.agents, True)
+            # Rewards are paid only here (and are zero on every other step), so only here do
+            # they need adding to the cumulative rewards.
+            self._accumulate_rewards()
         self.agent_selection = self.possible_agents[game.actor]
-        self._accumulate_rewards()
 
     def _pay_rounds(self, first: int, stop: int) -> None:
         teams = self.rules.teams

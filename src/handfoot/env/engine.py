@@ -57,26 +57,28 @@ def index_of(action: Action) -> int:
 
 def legal_indices(game: Game) -> list[int]:
     """Indices of the legal actions, in the engine's order."""
-    by_id = _BY_ID
-    out = []
-    for a in game.legal_actions():
-        i = by_id.get(id(a))
-        out.append(ACTION_INDEX[a] if i is None else i)
-    return out
+    legal = game.legal_actions()
+    try:
+        return list(map(_BY_ID.__getitem__, map(id, legal)))
+    except KeyError:  # an action that is not the engine's shared instance
+        return [index_of(a) for a in legal]
 
 
 def mask_of(indices: Sequence[int]) -> Mask:
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    mask[list(indices)] = 1
-    return mask
+    # Ones written into a fresh byte string cost less than NumPy's indexing of a new array.
+    ones = bytearray(NUM_ACTIONS)
+    for i in indices:
+        ones[i] = 1
+    return np.frombuffer(ones, dtype=np.int8)
 
 
 def action_at(index: int) -> Action:
     return ATOMIC_ACTIONS[index]
 
 
-def apply_index(game: Game, index: int, legal: Sequence[int]) -> None:
-    """Play atomic action ``index``, which must be in ``legal`` (the game's legal indices)."""
+def apply_index(game: Game, index: int, legal: Sequence[int]) -> int:
+    """Play atomic action ``index``, which must be in ``legal`` (the game's legal indices);
+    return how many rounds it finished (0 or 1)."""
     if index not in legal:
         action = ATOMIC_ACTIONS[index] if 0 <= index < NUM_ACTIONS else None
         if action is None:
@@ -85,7 +87,9 @@ def apply_index(game: Game, index: int, legal: Sequence[int]) -> None:
         why = f": {refusal[1]} (rule {refusal[0]})" if refusal else ""
         raise EnvError(f"action {index} ({action.text}) is not legal now{why}; "
                        "play one the action mask allows")
+    before = len(game.results)
     game.apply(ATOMIC_ACTIONS[index])
+    return len(game.results) - before
 
 
 def rounds_played(game: Game) -> int:

@@ -31,7 +31,7 @@ from ..bots.base import Bot, ask
 from ..rules import Rules
 from ..views import view
 from . import engine as core
-from .encode import Vector, layout_for, view_text
+from .encode import Encoder, Vector, layout_for, view_text
 
 SEED_SPACE = 2**62
 
@@ -55,6 +55,7 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
         self.reward_scale = float(reward_scale)
         self.illegal_reward = float(illegal_reward)
         self.layout = layout_for(self.rules)
+        self._encoder = Encoder(self.layout)
         self.seat = seat
         self.team = self.rules.team_of(seat)
         self.learner = [s == seat or (partner is None and self.rules.team_of(s) == self.team)
@@ -145,7 +146,7 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
     def _observe(self) -> Vector:
         game = self.game
         seat = game.actor if self.learner[game.actor] else self.seat
-        return self.layout.encode(view(game, seat))
+        return self._encoder.encode(view(game, seat))
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.game.actor,
