@@ -12,6 +12,7 @@ and interfaces ask it rather than judge for themselves.  The checks live in lega
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress, repeat
 from operator import is_
 from typing import cast
@@ -23,6 +24,7 @@ from .actions import (
     ADD_TWO,
     ANSWERS,
     ASK,
+    BOOK,
     DISCARDS,
     DRAW_CARDS,
     KNOCK,
@@ -33,7 +35,7 @@ from .actions import (
     Action,
     parse_action,
 )
-from .cards import JOKER, RED_THREE, TWO, WILD_SLOT
+from .cards import BLACK_THREE, JOKER, TWO, WILD_SLOT
 from .clauses import IllegalAction
 from .deal import Deal
 from .events import Event, Refusal
@@ -60,12 +62,15 @@ class Game(State):
         first_dealer: int = 0,
         first_round: int = 1,
         history: bool = True,
+        reshuffles: Sequence[Sequence[tuple[int, ...]]] | None = None,
     ) -> Game:
         """A game from a seed, or from explicit deals (one per round, for scenarios).
 
         ``first_round`` starts a scenario later in the game (round 3 opens at 120); explicit
         deals then count from that round and ``first_dealer`` deals it.  ``history=False``
-        keeps no list of applied actions (for games that will never be recorded)."""
+        keeps no list of applied actions (for games that will never be recorded).
+        ``reshuffles``: by round, the new stock (top first) of each time the pile is shuffled
+        into a new stock (9.3), as a record gives them; later ones follow from the seed."""
         if seed is None and not deals:
             raise ValueError("a game needs a seed or at least one explicit deal")
         if not 1 <= first_round <= rules.rounds:
@@ -80,6 +85,11 @@ class Game(State):
         g.first_round = first_round
         g.first_dealer = first_dealer
         g.round_deals = []
+        g.restocks = [tuple(tuple(order) for order in r) for r in reshuffles] \
+            if reshuffles is not None else None
+        g.round_restocks = []
+        g.reshuffles = 0
+        g.shuffle_key = ""
         g.history = [] if history else None
         g.version = 0
         g.round_no = first_round - 1
@@ -211,10 +221,12 @@ def legal_actions(g: State) -> list[Action]:
 def _legal_draw(g: State) -> list[Action]:
     out: list[Action] = [DRAW_CARDS if g.stock else STOP]
     pile = g.pile
+    t = g.t
     # A pile that is empty or topped by a three cannot be taken at all (4.1, 4.2).
-    if pile and pile[-1] < RED_THREE:
-        for take in g.t.takes:
-            if legality.take_refusal(g, take) is None:
+    if pile and t.top_takeable[pile[-1]]:
+        checks = legality.CHECKS
+        for take in t.takes:
+            if checks[type(take)](g, take) is None:
                 out.append(take)
     return out
 
@@ -223,9 +235,25 @@ def _legal_pile_opening(g: State) -> list[Action]:
     out: list[Action] = []
     if not g.retracted:
         _meld_steps(g, out)
+        if g.t.book:
+            _book_step(g, out)
+        if g.pile_owed:
+            _owed_only(g, out)
     if g.staged:
         out.append(RETRACT)
     return out
+
+
+def _book_step(g: State, out: list[Action]) -> None:
+    """A book of black threes (5.7), where the rules have it."""
+    if g.hands[g.seat][BLACK_THREE] >= g.t.canasta and legality.book_refusal(g) is None:
+        out.append(BOOK)
+
+
+def _owed_only(g: State, out: list[Action]) -> None:
+    """After picking up the pile, only melds that use one of its cards (4.8): the fast path
+    of _meld_steps does not look at the obligation."""
+    out[:] = [a for a in out if facts.step_uses_picked(g, a)]
 
 
 def _legal_meld(g: State) -> list[Action]:
@@ -235,6 +263,11 @@ def _legal_meld(g: State) -> list[Action]:
     must_go_out = g.asked is AskState.YES and g.rules.permission_yes == "binding"
     if not g.retracted:
         _meld_steps(g, out, must_go_out)
+        if g.t.book:
+            _book_step(g, out)
+        if g.pile_owed:
+            _owed_only(g, out)  # and nothing else until one of them is melded
+            return out
     hand = g.hands[seat]
     owed = not (g.took_pile and not g.rules.discard_after_pile)  # facts.discard_owed
     if owed:

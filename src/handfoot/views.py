@@ -62,6 +62,7 @@ class SeatInfo:
     knee_pending: bool
     foot_played: bool
     known: tuple[int, ...]  # counts per kind: seen taken from the pile, not played since
+    skips_draw: bool = False  # a discard brought its packet: it replaces the next draw (7.3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +106,10 @@ class SeatView:
     minimum: int  # the turn seat's opening minimum
     ended_by: RoundEnd | None
     went_out: int
+    # The cards the turn seat picked up from the pile this turn (4.8), bottom first, and
+    # whether its next meld must still use one of them.
+    picked_up: tuple[int, ...] = ()
+    pile_owed: bool = False
 
     @property
     def packet_no(self) -> int:
@@ -123,8 +128,10 @@ class SeatView:
         return self.seat % self.rules.teams
 
     def to_mapping(self) -> dict[str, Any]:
-        """JSON-friendly form (cards as tokens); :meth:`from_mapping` reads it back."""
-        return {
+        """JSON-friendly form (cards as tokens); :meth:`from_mapping` reads it back.  Facts
+        only some house rules have are there only under those rules."""
+        rules = self.rules
+        out = {
             "rules": self.rules.to_mapping(),
             "seat": self.seat,
             "round": self.round_no,
@@ -144,7 +151,7 @@ class SeatView:
                     "knee_pending": s.knee_pending,
                     "foot_played": s.foot_played,
                     "known": format_counts(s.known),
-                }
+                } | ({"skips_draw": s.skips_draw} if rules.foot_replaces_draw else {})
                 for s in self.seats
             ],
             "teams": [
@@ -174,6 +181,10 @@ class SeatView:
             "ended_by": str(self.ended_by) if self.ended_by is not None else None,
             "went_out": self.went_out,
         }
+        if rules.pile_any_card:
+            out["picked_up"] = format_cards(self.picked_up)
+            out["pile_owed"] = self.pile_owed
+        return out
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> SeatView:
@@ -206,7 +217,8 @@ class SeatView:
             hand=counts(data["hand"]),
             seats=tuple(
                 SeatInfo(s["hand_size"], s["packet"], tuple(s["packet_sizes"]), s["red_threes"],
-                         s["knee_pending"], s["foot_played"], counts(s["known"]))
+                         s["knee_pending"], s["foot_played"], counts(s["known"]),
+                         s.get("skips_draw", False))
                 for s in data["seats"]
             ),
             teams=tuple(teams),
@@ -224,6 +236,8 @@ class SeatView:
             minimum=data["minimum"],
             ended_by=RoundEnd(data["ended_by"]) if data["ended_by"] else None,
             went_out=data["went_out"],
+            picked_up=tuple(parse_cards(data.get("picked_up", ""))),
+            pile_owed=data.get("pile_owed", False),
         )
 
 
@@ -240,6 +254,7 @@ def view(game: Game, seat: int) -> SeatView:
             knee_pending=game.knee_pending[s],
             foot_played=game.foot_played[s],
             known=tuple(game.known[s]),
+            skips_draw=bool(game.foot_turns >> s & 1),
         )
         for s in range(rules.players)
     )
@@ -255,7 +270,8 @@ def view(game: Game, seat: int) -> SeatView:
         for team in range(rules.teams)
     )
     snap = game.snapshot
-    pile_taken = snap.pile[-1] if snap is not None and game.took_pile else -1
+    pile_taken = (snap.pile[-1] if snap is not None and game.took_pile and not game.picked
+                  else -1)
     return SeatView(
         rules=rules,
         seat=seat,
@@ -283,6 +299,8 @@ def view(game: Game, seat: int) -> SeatView:
         minimum=game.minimum,
         ended_by=game.ended_by,
         went_out=game.went_out,
+        picked_up=game.picked,
+        pile_owed=game.pile_owed,
     )
 
 
@@ -296,7 +314,7 @@ def _rounds(game: Game) -> int:
 # ====================================================================== sampling
 def unseen_counts(v: SeatView) -> list[int]:
     """Counts per kind of the cards the seat cannot place: the shoe minus everything seen."""
-    left = shoe_counts(v.rules.decks)
+    left = shoe_counts(v.rules.decks, v.rules.jokers)
     seen = list(v.hand)
     for k in v.pile:
         seen[k] += 1
@@ -403,6 +421,13 @@ def _build(v: SeatView, seed: int, hands: list[list[int]], packets: list[list[li
     g.first_round = v.round_no - len(v.results)
     g.first_dealer = (v.dealer - len(v.results)) % rules.players
     g.round_deals = []
+    g.restocks = None
+    g.round_restocks = []
+    g.reshuffles = 0
+    g.shuffle_key = f"world/{seed}"  # the world's reshuffles are its own, unseen (9.3)
+    g.picked = v.picked_up
+    g.pile_owed = v.pile_owed
+    g.foot_turns = sum(1 << s for s, info in enumerate(v.seats) if info.skips_draw)
     g.history = None
     g.version = 0
     g._legal = []
@@ -464,10 +489,17 @@ def _opening_snapshot(g: Game, v: SeatView) -> Snapshot | None:
     for slot, n, tw, j in closed:
         _add_meld(hand, slot, n, tw, j)
     pile = g.pile[:]
-    if g.took_pile:
+    if v.picked_up:
+        # Picked up whole (4.8): the cards went into the hand, and the pile gets them back.
+        for k in v.picked_up:
+            hand[k] -= 1
+        pile += v.picked_up
+    elif g.took_pile:
         if v.pile_taken < 0:
             raise ViewError("the view took the pile for its opening but names no top card")
         hand[v.pile_taken] -= 1
         pile.append(v.pile_taken)
+    # An unopened team knew no pile cards before this turn's take.
+    known = [0] * NUM_KINDS if v.picked_up else g.known[g.seat][:]
     return Snapshot(hand, sum(hand), [0] * NUM_SLOTS, [0] * NUM_SLOTS, [0] * NUM_SLOTS, [],
-                    pile, g.known[g.seat][:])
+                    pile, known)
