@@ -84,7 +84,7 @@ def table_counts(g: State) -> list[int]:
 
 
 def check_table(g: State) -> None:
-    assert table_counts(g) == shoe_counts(g.rules.decks)
+    assert table_counts(g) == shoe_counts(g.rules.decks, g.rules.jokers)
     for seat in range(g.rules.players):
         assert sum(g.hands[seat]) == g.hand_n[seat]
         assert min(g.hands[seat]) >= 0
