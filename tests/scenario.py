@@ -8,6 +8,7 @@ on its right), so a test reads from the first player's point of view.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
 from handfoot.actions import Action, parse_action, parse_part
@@ -59,6 +60,12 @@ def game(
     """
     first_deal = deal(rules, *seats, stock=stock, pile=pile)
     return Game.new(rules, deals=[first_deal, *later], first_dealer=(first - 1) % rules.players)
+
+
+def examples(n: int) -> int:
+    """How many examples a property test draws: all ``n`` where the whole suite runs
+    (scripts/test-all sets HANDFOOT_TESTS=full, as CI does), a third in a development run."""
+    return n if os.environ.get("HANDFOOT_TESTS") == "full" else max(5, n // 3)
 
 
 def act(text: str) -> Action:
@@ -142,6 +149,7 @@ __all__ = [
     "clause",
     "deal",
     "event_names",
+    "examples",
     "game",
     "hand",
     "legal_texts",

@@ -40,6 +40,7 @@ from handfoot.presets import PRESET_NAMES, preset
 from handfoot.rules import Rules
 from handfoot.state import Phase, RoundEnd, State
 from handfoot.views import view
+from scenario import examples
 
 WENT_OUT, STOCK_OUT, TURN_CAP = RoundEnd.WENT_OUT, RoundEnd.STOCK_OUT, RoundEnd.TURN_CAP
 
@@ -176,7 +177,7 @@ def state_of(g: State) -> dict[str, Any]:
 
 
 # ====================================================================== every card once
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans())
 def test_every_card_is_somewhere_exactly_once(name: str, n: int, seed: int, greedy: bool) -> None:
     g = Game.new(rules_for(name, n, rounds=2), seed=seed)
@@ -235,7 +236,7 @@ def check_listing(g: Game, rng: random.Random) -> None:
             check_table(trial)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans())
 def test_the_legal_list_is_exactly_what_verifies(name: str, n: int, seed: int,
                                                  greedy: bool) -> None:
@@ -253,7 +254,7 @@ def test_the_legal_list_is_exactly_what_verifies(name: str, n: int, seed: int,
 
 
 # ====================================================================== every game ends
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans())
 def test_every_game_ends(name: str, n: int, seed: int, greedy: bool) -> None:
     rules = rules_for(name, n)
@@ -285,7 +286,7 @@ def test_every_game_ends(name: str, n: int, seed: int, greedy: bool) -> None:
 
 
 # ====================================================================== determinism
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans())
 def test_same_seed_and_actions_give_the_same_game(name: str, n: int, seed: int,
                                                   greedy: bool) -> None:
@@ -315,7 +316,7 @@ def test_same_seed_and_actions_give_the_same_game(name: str, n: int, seed: int,
 
 
 # ====================================================================== clones
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans(),
        stop=st.integers(min_value=0, max_value=400))
 def test_a_clone_is_independent(name: str, n: int, seed: int, greedy: bool, stop: int) -> None:
@@ -504,7 +505,7 @@ def _out_by_brute_force(g: State) -> bool:
     return search(legality._assuming_yes(g))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(name=presets, n=players, seed=seeds)
 def test_going_out_is_found_exactly_when_some_order_of_melds_goes_out(name: str, n: int,
                                                                      seed: int) -> None:

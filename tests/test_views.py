@@ -19,6 +19,7 @@ from handfoot.deal import seeded_deal
 from handfoot.engine import Game
 from handfoot.presets import preset
 from handfoot.views import SeatView, sample_world, unseen_counts, view
+from scenario import examples
 from test_properties import (
     check_table,
     greedy_action,
@@ -89,7 +90,7 @@ def points(g: Game, rng: random.Random, rate: float) -> bool:
 
 
 # ====================================================================== (a) no leak
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans())
 def test_a_view_depends_only_on_what_the_seat_may_see(name: str, n: int, seed: int,
                                                       greedy: bool) -> None:
@@ -162,7 +163,7 @@ def check_sample(g: Game, s: int, rng: random.Random) -> None:
         assert w.snapshot is None
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans())
 def test_sampled_worlds_keep_every_card_and_agree_with_the_view(name: str, n: int, seed: int,
                                                                 greedy: bool) -> None:
@@ -202,7 +203,7 @@ def test_sampling_deals_the_unseen_cards_uniformly() -> None:
 
 
 # ====================================================================== (c) playing them on
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans(),
        stop=st.integers(min_value=0, max_value=300), viewer=st.integers(0, 5))
 def test_sampled_worlds_play_to_the_end(name: str, n: int, seed: int, greedy: bool, stop: int,

@@ -14,6 +14,7 @@ from .cards import (
     counts_of,
     format_cards,
     parse_cards,
+    plural,
     shoe_counts,
 )
 from .errors import HandfootError
@@ -76,7 +77,7 @@ class Deal:
         for k, n in enumerate(used):
             if n > shoe[k]:
                 raise DealError(f"the deal uses {n} of card {format_cards([k])}, "
-                                f"but {rules.decks} decks hold {shoe[k]}")
+                                f"but {plural(rules.decks, 'deck')} hold {shoe[k]}")
 
 
 def _text(value: Any) -> str:

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import compress, repeat
 from operator import is_
-from typing import cast
 
 from . import facts, flow, legality
 from .actions import (
@@ -139,9 +138,8 @@ class Game(State):
 
     def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
         """Apply an action (or its text form) for the seat that must act; return the events."""
-        if type(action) is str:
+        if isinstance(action, str):
             action = parse_action(action)
-        action = cast(Action, action)
         # An action from the list just built for this very position needs no second check.
         # Identity (the list holds the shared canonical actions) is a C-level scan; an equal
         # action built elsewhere is simply checked again.

@@ -304,7 +304,9 @@ def _discard(g: State, action: Discard, events: list[Event]) -> None:
     k = action.kind
     g.hands[seat][k] -= 1
     g.hand_n[seat] -= 1
-    _forget(g, seat, k, 1)
+    known = g.known[seat]
+    if known[k]:
+        known[k] -= 1
     g.pile.append(k)
     events.append(Discarded(seat, k))
     g.turn_over = True

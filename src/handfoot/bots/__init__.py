@@ -97,5 +97,15 @@ def _number(key: str, text: str) -> int | float:
         raise BotError(f"bot option {key!r}: {text!r} is not a number") from None
 
 
+def is_bot(spec: str) -> bool:
+    """Whether ``spec`` names a bot that may sit at a table (seat names in records often do
+    not: "North", "you")."""
+    try:
+        make_bot(spec)
+    except BotError:
+        return False
+    return True
+
+
 __all__ = ["ANALYSIS_BOTS", "BOTS", "BasicBot", "Bot", "BotError", "HeuristicBot", "OracleBot",
-           "RandomBot", "SearchBot", "make_bot"]
+           "RandomBot", "SearchBot", "is_bot", "make_bot"]

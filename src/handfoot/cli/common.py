@@ -14,6 +14,7 @@ from handfoot.presets import (
     preset_mapping,
     rules_from_text,
 )
+from handfoot.record import Record, RecordError, load_record
 from handfoot.rules import Rules, RulesError, loads_json, loads_toml
 
 DEFAULT_PRESET = "hand-and-foot"
@@ -147,3 +148,17 @@ def base_mapping(base: str, players: int) -> dict[str, Any]:
         return Rules.from_mapping(preset_mapping(base, players)).to_mapping()
     except RulesError:
         return {}  # a preset not played by this many players has nothing to compare with
+
+
+def read_record(path: str) -> Record:
+    """A game record from a file, or one line saying why not."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise UserError(f"cannot read {path}: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"cannot read {path}: not UTF-8 text") from None
+    try:
+        return load_record(text)
+    except RecordError as err:
+        raise UserError(f"{path} is not a valid game record: {err}") from None

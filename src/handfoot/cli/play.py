@@ -18,11 +18,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from handfoot.bots import BOTS, BotError, make_bot
-from handfoot.record import Record, RecordError, Seat, load_record
+from handfoot.bots import BOTS, BotError, is_bot
+from handfoot.record import Record, Seat
 from handfoot.tui.session import DEFAULT_BOT, HUMAN_NAME
 
-from .common import UserError, add_rules_options, rules_from_args
+from .common import UserError, add_rules_options, read_record, rules_from_args
 
 # A minute between moves is already a game no one would wait for; more is a typing slip.
 MAX_PACE = 60.0
@@ -64,9 +64,16 @@ def data_dir() -> Path:
     return base / "handfoot" / "games"
 
 
-def default_save_path(seed: int) -> Path:
+def default_save_path(seed: int, folder: Path | None = None) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return data_dir() / f"game-{stamp}-seed{seed}.json"
+    return (folder or data_dir()) / f"game-{stamp}-seed{seed}.json"
+
+
+def next_game(session: Any) -> Any:
+    """The game after a finished one: the same table, a new seed, saved next to the last."""
+    seed = random.SystemRandom().randrange(10**6)
+    folder = session.save_path.parent if session.save_path is not None else None
+    return session.next_game(seed, default_save_path(seed, folder))
 
 
 def build_session(args: argparse.Namespace) -> Any:
@@ -96,27 +103,6 @@ def build_session(args: argparse.Namespace) -> Any:
         return Session.new(rules, seed, levels, human=0, save_path=save)
     except (PlayError, BotError) as err:
         raise UserError(str(err)) from None
-
-
-def read_record(path: str) -> Record:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise UserError(f"cannot read {path}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"cannot read {path}: not UTF-8 text") from None
-    try:
-        return load_record(text)
-    except RecordError as err:
-        raise UserError(f"{path} is not a valid game record: {err}") from None
-
-
-def is_bot(name: str) -> bool:
-    try:
-        make_bot(name)
-    except BotError:
-        return False
-    return True
 
 
 def seat_bots(record: Record, levels: list[str]) -> Record:
@@ -170,9 +156,15 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"handfoot play needs a terminal, and {name} is not one (a pipe "
                             "or a file); run it in a terminal window, or watch bots play "
                             "with `handfoot demo`")
-    app = PlayApp(session, pace=args.pace)
+    app = PlayApp(session, pace=args.pace, new_game=next_game)
     app.run()
-    if session.save_path is not None:
+    session = app.session  # a new game may have followed the first
+    if session.save_path is not None and session.save_error is None:
+        verb = "replay it with: handfoot replay" if session.game.over \
+            else "carry on with: handfoot play --resume"
         print(f"handfoot: game record saved to {session.save_path}")
-        print(f"handfoot: replay it with: handfoot replay {session.save_path}")
-    return 0
+        print(f"handfoot: {verb} {session.save_path}")
+    elif session.save_error:
+        print(f"handfoot: {session.save_error}", file=sys.stderr)
+        return 1
+    return 0 if app.return_code in (None, 0) else app.return_code

@@ -113,6 +113,11 @@ def _count(n: int) -> str:
     return ("one card", "two cards", "three cards")[n - 1] if 1 <= n <= 3 else f"{n} cards"
 
 
+def decks_words(n: int) -> str:
+    """``1 deck``, ``5 decks``."""
+    return f"{n} deck" + ("" if n == 1 else "s")
+
+
 def _yes(flag: bool, yes: str, no: str) -> str:
     return yes if flag else no
 
@@ -133,7 +138,8 @@ SENTENCES: dict[str, Callable[[Rules], str]] = {
     "players": lambda r: f"{r.players} players.",
     "team_size": lambda r: (f"They play in {r.teams} teams of {r.team_size}, partners "
                             "sitting apart." if r.team_size > 1 else "Everyone plays alone."),
-    "decks": lambda r: f"{r.decks} decks are shuffled together ({r.shoe_size} cards).",
+    "decks": lambda r: (f"{r.decks} decks are shuffled together" if r.decks > 1
+                        else "1 deck is shuffled") + f" ({r.shoe_size} cards).",
     "jokers": lambda r: ("The decks have no jokers." if not r.jokers else
                          f"Each deck has {r.jokers} jokers."),
     "draw_count": lambda r: f"A turn starts by drawing {_count(r.draw_count)} from the stock "
@@ -292,7 +298,8 @@ def summary_line(rules: Rules) -> str:
              else f"{rules.players} players alone")
     packets = "+".join(str(n) for n in rules.packets)
     quota = ", ".join(f"{n} {kind}" for kind, n in rules.quota if n)
-    return (f"{seats}; {packets} cards ({'/'.join(rules.packet_names)}); {rules.decks} decks; "
+    return (f"{seats}; {packets} cards ({'/'.join(rules.packet_names)}); "
+            f"{decks_words(rules.decks)}; "
             f"to go out: {quota}")
 
 

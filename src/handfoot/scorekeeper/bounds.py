@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
-from handfoot.cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind
+from handfoot.cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind, plural
 from handfoot.rules import Rules
 from handfoot.tables import tables_for
 
@@ -106,7 +106,7 @@ class Shoe:
                        entries: Sequence[Mapping[str, Any]]) -> list[str]:
         """What the teams' entries together ask of the shoe that it does not hold."""
         out: list[str] = []
-        d = f"{self.decks} deck{'s' if self.decks != 1 else ''}"
+        d = plural(self.decks, "deck")
         naturals = wilds = cards = 0
         by_rank: dict[int, int] = {}
         clean = 0
@@ -145,7 +145,7 @@ class Shoe:
         if melded + left > self.points:
             return (f"the melded card points ({melded:,}) and the points left in hands "
                     f"({left:,}) add up to {melded + left:,}, but all the cards of "
-                    f"{self.decks} decks are worth {self.points:,}")
+                    f"{plural(self.decks, 'deck')} are worth {self.points:,}")
         return None
 
 

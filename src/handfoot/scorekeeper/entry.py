@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from handfoot.cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind
+from handfoot.cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind, plural
 from handfoot.rules import Rules
 from handfoot.scoring import Tally
 from handfoot.tables import tables_for
@@ -209,7 +209,7 @@ def read_team(rules: Rules, seating: Seating, team: int, raw: Mapping[str, Any],
 def _read_team(rules: Rules, seating: Seating, team: int, raw: Mapping[str, Any],
                p: Problems) -> dict[str, Any]:
     shoe = shoe_of(rules)
-    d = f"{rules.decks} deck{'s' if rules.decks != 1 else ''}"
+    d = plural(rules.decks, "deck")
     for key in raw:
         if key not in (*TEAM_KEYS, "name", "team"):
             p.add(str(_unknown("team entry", key, TEAM_KEYS)))
@@ -304,7 +304,7 @@ def _read_players(rules: Rules, seating: Seating, team: int, raw: Any, p: Proble
         p.add(f"players: {len(raw)} entries, but the team has {len(names)} "
               f"player{'s' if len(names) != 1 else ''}")
         return empty
-    d = f"{rules.decks} deck{'s' if rules.decks != 1 else ''}"
+    d = plural(rules.decks, "deck")
     most = {key: (shoe.points, f"all the cards of {d} are worth {shoe.points:,}")
             for key in keys}
     most["red_threes_held"] = (shoe.red_threes, f"{d} hold {shoe.red_threes} red threes")
@@ -573,11 +573,11 @@ def _round_problems(rules: Rules, seating: Seating, entries: Sequence[Mapping[st
     red = sum(e["red_threes_laid"] + sum(p["red_threes_held"] for p in e["players"])
               for e in entries)
     if red > shoe_threes:
-        out.append(f"{red} red threes entered (laid and held), but {rules.decks} decks hold "
-                   f"only {shoe_threes}")
+        out.append(f"{red} red threes entered (laid and held), but "
+                   f"{plural(rules.decks, 'deck')} hold only {shoe_threes}")
     black = sum(sum(p["black_threes_held"] for p in e["players"]) for e in entries)
     if black > shoe_threes:
-        out.append(f"{black} black threes held, but {rules.decks} decks hold only "
+        out.append(f"{black} black threes held, but {plural(rules.decks, 'deck')} hold only "
                    f"{shoe_threes}")
     return out
 
@@ -596,7 +596,7 @@ def _shoe_problems(rules: Rules, seating: Seating,
         n = sum((e.get("melded_cards") or {}).get(group, 0) for e in entries)
         if n > shoe.group_count(group):
             out.append(f"melded_cards.{group}: {n} entered for the teams together, but "
-                       f"{rules.decks} decks hold only {shoe.group_count(group)}")
+                       f"{plural(rules.decks, 'deck')} hold only {shoe.group_count(group)}")
     return out
 
 

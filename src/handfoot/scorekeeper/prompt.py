@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TextIO, TypeVar
 
+from handfoot.cards import plural
 from handfoot.rules import Rules
 
 from . import ScoreError
@@ -135,7 +136,7 @@ def ask_round(rules: Rules, seating: Seating, asker: Asker, round_no: int,
     The answers are written into ``into`` as they are given, so an entry cut short (Ctrl-C,
     the input ending) still has what was typed."""
     shoe = shoe_of(rules)
-    decks = f"{rules.decks} deck{'s' if rules.decks != 1 else ''}"
+    decks = plural(rules.decks, "deck")
     asker.say(f"Round {round_no}. Press Enter to take the value in brackets.")
     teams: list[dict[str, Any]] = []
     data = into if into is not None else {}
