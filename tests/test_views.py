@@ -18,11 +18,13 @@ from handfoot.cards import KING, NUM_KINDS, RED_THREE, kinds_of, shoe_counts
 from handfoot.deal import seeded_deal
 from handfoot.engine import Game
 from handfoot.presets import preset
+from handfoot.rules import Rules
 from handfoot.views import SeatView, sample_world, unseen_counts, view
 from scenario import examples
 from test_properties import (
     check_table,
     greedy_action,
+    house_combos,
     players,
     presets,
     random_action,
@@ -273,3 +275,30 @@ def test_a_world_is_sampled_for_a_scenario_dealt_from_part_of_the_shoe() -> None
         world = sample_world(v, rng)
         assert view(world, seat) == v
         assert world.hand_n == g.hand_n and len(world.stock) == len(g.stock)
+
+
+# ====================================================================== (c) house rules
+HOUSE_TOP_KEYS = TOP_KEYS | {"picked_up", "pile_owed"}
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(rules=house_combos(), seed=seeds, greedy=st.booleans())
+def test_house_rules_views_depend_only_on_what_the_seat_may_see(rules: Rules, seed: int,
+                                                                greedy: bool) -> None:
+    """Under random combinations of the house rules (a reshuffled stock, picking the pile
+    up, the packet that replaces the draw, jokers per deck, ...), 2 to 6 players."""
+    g = Game.new(rules, seed=seed)
+    act = greedy_action if greedy else random_action
+    rng = random.Random(seed)
+    while not g.over:
+        if points(g, rng, 0.04) or g.pile_owed:
+            for s in range(rules.players):
+                v = view(g, s)
+                assert view(rehide(g, s, rng), s) == v
+                w = sample_world(v, rng)
+                assert view(w, s) == v
+                assert table_counts(w) == shoe_counts(rules.decks, rules.jokers)
+                m = v.to_mapping()
+                assert set(m) <= HOUSE_TOP_KEYS and "stock" not in m
+                assert SeatView.from_mapping(json.loads(json.dumps(m))) == v
+        g.apply(act(g, rng))
