@@ -40,7 +40,7 @@ CLEAN, DIRTY = "K K K K K K K", "Q Q Q Q Q 2 JK"
 
 NEW_OPTIONS = ("jokers", "draw_count", "black_three_book", "black_three_blocks",
                "pile_onto_meld", "pile_any_card", "opening_counts_bonuses", "whole_hand_opening",
-               "foot_replaces_draw", "final_lap")
+               "foot_replaces_draw", "final_lap", "max_reshuffles")
 
 
 def hf(**house: Any) -> Rules:
@@ -578,6 +578,20 @@ def test_9_3_a_pile_of_one_card_cannot_make_a_stock() -> None:
     assert g.pile == []
     play(g, ["draw", "discard 9"])  # the pile is the 9 alone: nothing to reshuffle
     assert g.results[0].ended_by == "stock_out"
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+def test_9_3_a_round_reshuffles_at_most_max_reshuffles_times(limit: int) -> None:
+    g = reshuffling(max_reshuffles=limit)
+    play(g, ["discard 9"])  # the first reshuffle: five cards
+    for _ in range(3):  # seats 1 and 2 draw four of them, seat 3 the last: 9 9 9 9 on the pile
+        play(g, ["draw", "discard 9"])
+    if limit == 1:
+        assert g.results[0].ended_by == "stock_out"  # seat 0 finds the stock empty again
+    else:
+        assert not g.results and g.seat == 0 and g.reshuffles == 2
+        assert len(g.stock) == 3 and g.pile == list(cards("9"))
+    assert "1 to 100" in refused("max_reshuffles", max_reshuffles=0)
 
 
 def test_9_3_a_draw_short_of_cards_waits_for_the_next_turn() -> None:

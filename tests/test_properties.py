@@ -61,6 +61,7 @@ HOUSE_VALUES: dict[str, list[Any]] = {
     "jokers": [0, 2, 4],
     "draw_count": [1, 2, 3],
     "stock_out": ["reshuffle", "reshuffle", "cannot_draw", "nobody_takes"],
+    "max_reshuffles": [1, 2, 3],
     "final_lap": ["meld_out", "always"],
     "opening_counts_bonuses": [True],
     "whole_hand_opening": [True],

@@ -442,7 +442,7 @@ def test_a_version_1_record_replays_as_it_was_played() -> None:
     data["version"] = 1
     for key in ("jokers", "draw_count", "black_three_book", "black_three_blocks", "pile_onto_meld",
                 "pile_any_card", "opening_counts_bonuses", "whole_hand_opening",
-                "foot_replaces_draw", "final_lap"):
+                "foot_replaces_draw", "final_lap", "max_reshuffles"):
         del data["rules"][key]  # version 3 added these: a version-1 record has none
     del data["rules"]["permission_yes"], data["rules"]["canasta_pennies"]
     record = load_record(json.dumps(data))

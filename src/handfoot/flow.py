@@ -200,7 +200,8 @@ def next_turn(g: State, events: list[Event]) -> None:
             end_round(g, events)
             return
         mode = rules.stock_out
-        if not g.stock and mode == "reshuffle" and len(g.pile) >= 2:
+        if (not g.stock and mode == "reshuffle" and len(g.pile) >= 2
+                and g.reshuffles < rules.max_reshuffles):
             _reshuffle(g, events)
         no_draw = g.foot_turns >> g.seat & 1
         if g.stock or no_draw or _pile_may_be_taken(g):

@@ -60,6 +60,7 @@ _SHARED: dict[str, Any] = {
     "whole_hand_opening": False,
     "foot_replaces_draw": False,
     "final_lap": "never",
+    "max_reshuffles": 1,  # only under stock_out = "reshuffle" (decision D24)
 }
 
 _HAND_AND_FOOT_CANASTAS = {"clean": 500, "dirty": 300, "wild": 1500}

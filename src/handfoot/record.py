@@ -35,6 +35,7 @@ _V2_RULES: dict[str, Any] = {
     "jokers": 2, "draw_count": 2, "black_three_book": False, "black_three_blocks": True,
     "pile_onto_meld": False, "pile_any_card": False, "opening_counts_bonuses": False,
     "whole_hand_opening": False, "foot_replaces_draw": False, "final_lap": "never",
+    "max_reshuffles": 1,
 }
 # What version 2 added: a version-1 record was played without these either.
 _V1_RULES: dict[str, Any] = _V2_RULES | {"permission_yes": "allows", "canasta_pennies": 0}

@@ -235,6 +235,7 @@ class Rules:
     going_out_bonus: int
     final_lap: FinalLap
     stock_out: StockOut
+    max_reshuffles: int  # the most times a round's pile becomes a new stock (9.3)
     turn_cap: int
     # Scoring
     canasta_bonus: tuple[tuple[str, int], ...]
@@ -377,6 +378,8 @@ class Rules:
              "max_wilds", "must be 'unlimited' or from 0 to one less than canasta_size")
         need(self.naturals_before_wild >= 1, "naturals_before_wild", "must be at least 1")
         need(self.pile_take >= 0, "pile_take", "must be 'whole' or a positive count")
+        need(1 <= self.max_reshuffles <= 100, "max_reshuffles", "must be from 1 to 100 "
+             "reshuffles a round (the turn cap bounds a round as well)")
         need(self.turn_cap >= 10, "turn_cap", "must be at least 10 turns")
         need(self.turn_cap <= 10_000, "turn_cap", "at most 10000 turns: the presets cap a "
              "round at 400 or 600, and a real round ends far sooner")
@@ -432,6 +435,7 @@ _INT_KEYS = {
     "red_three_set_size", "red_three_set_bonus", "black_three_penalty", "meld_min",
     "canasta_size", "naturals_before_wild", "going_out_bonus", "turn_cap",
     "exact_cut_bonus", "knee_reminder_penalty", "over_meld_penalty", "canasta_pennies",
+    "max_reshuffles",
 }
 _BOOL_KEYS = {
     "upcard", "red_three_bonus_needs_canasta", "discard_after_pile", "wilds_first",

@@ -43,6 +43,7 @@ OPTION_CLAUSE: dict[str, str] = {
     "jokers": "2.2", "draw_count": "3.2", "black_three_blocks": "4.2", "pile_onto_meld": "4.7",
     "pile_any_card": "4.8", "black_three_book": "5.7", "opening_counts_bonuses": "6.2",
     "whole_hand_opening": "6.4", "foot_replaces_draw": "7.3", "final_lap": "8.7",
+    "max_reshuffles": "9.3",
 }
 LABELS = ("name", "source")
 
@@ -172,6 +173,10 @@ SENTENCES: dict[str, Callable[[Rules], str]] = {
         "on the next turn without drawing.", "A player whose discard emptied a packet draws "
         "as usual on the next turn."),
     "final_lap": _choice("final_lap", "Going out: "),
+    "max_reshuffles": lambda r: (
+        "Where the pile is reshuffled into a new stock, "
+        + ("once a round at most." if r.max_reshuffles == 1 else
+           f"at most {r.max_reshuffles} times a round.")),
     "packets": lambda r: "Each player is dealt " + ", ".join(
         f"a {name} of {n}" for name, n in zip(r.packet_names, r.packets, strict=True)) + ".",
     "red_threes": _choice("red_threes"),
