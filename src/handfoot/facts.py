@@ -15,6 +15,7 @@ from .rules import Rules
 from .state import AskState, State
 from .tables import slot_name
 
+_YES, _NO = AskState.YES, AskState.NO  # module constants: enum look-ups are slow
 _NUMBER_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
@@ -117,8 +118,8 @@ def go_out_refusal(g: State, seat: int) -> Refusal | None:
             if rules.partner_in_foot == "played_from_foot" and not g.foot_played[mate]:
                 return ("8.4", f"every partner must have played from their "
                         f"{rules.packet_names[-1]} first")
-    if rules.permission and rules.team_size > 1 and g.asked is not AskState.YES:
-        if g.asked is AskState.NO:
+    if rules.permission and rules.team_size > 1 and g.asked is not _YES:
+        if g.asked is _NO:
             return ("8.5.2", "your partner said no: you may not go out this turn")
         return ("8.5.1", "ask your partner \"may I go out?\" first")
     return None

@@ -30,21 +30,28 @@ from .scoring import score_round
 from .state import AskState, Phase, RoundEnd, State
 from .transitions import lay_red_threes
 
+# Enum members as module constants: a class attribute of an enum is a slow look-up, and the
+# turn's code runs for every turn of every game.
+_DRAW, _MELD, _GAME_OVER = Phase.DRAW, Phase.MELD, Phase.GAME_OVER
+_NOT_ASKED = AskState.NOT_ASKED
+_WENT_OUT, _STOCK_OUT, _TURN_CAP = RoundEnd.WENT_OUT, RoundEnd.STOCK_OUT, RoundEnd.TURN_CAP
+
 
 def settle(g: State, events: list[Event]) -> None:
     """Move the game on after an action: end the round, or begin the next turn."""
     if g.ended_by is not None:
-        if g.ended_by is RoundEnd.WENT_OUT and _final_lap(g):
+        if g.ended_by is _WENT_OUT and _final_lap(g):
             # The round goes on until the turn comes back to the one who went out (8.7).
             g.ended_by = None
             g.turn_over = True
+            g.turn_limit = 0  # next_turn watches for the lap's end
             events.append(FinalLap(g.went_out))
             next_turn(g, events)
             return
         end_round(g, events)
     elif g.turn_over:
         if g.rules.stock_out == "end_of_turn" and not g.stock:
-            g.ended_by = RoundEnd.STOCK_OUT
+            g.ended_by = _STOCK_OUT
             end_round(g, events)
         else:
             next_turn(g, events)
@@ -108,6 +115,7 @@ def start_round(g: State, events: list[Event]) -> None:
     g.shuffle_key = ("" if rules.stock_out != "reshuffle" else str(g.seed)
                      if g.seed is not None else "deal:" + repr(deal))
     g.turns = 0
+    g.turn_limit = rules.turn_cap
     g.passes = 0
     g.ended_by = None
     g.went_out = -1
@@ -152,7 +160,7 @@ def end_round(g: State, events: list[Event]) -> None:
     """Score the round that has ended, then deal the next or end the game."""
     assert g.ended_by is not None
     if g.went_out >= 0:
-        g.ended_by = RoundEnd.WENT_OUT  # the stock or the cap cut a final lap short (8.7)
+        g.ended_by = _WENT_OUT  # the stock or the cap cut a final lap short (8.7)
     result = score_round(g)
     g.results.append(result)
     scores = result.scores
@@ -166,7 +174,7 @@ def end_round(g: State, events: list[Event]) -> None:
 
 
 def _game_over(g: State, events: list[Event]) -> None:
-    g.phase = Phase.GAME_OVER
+    g.phase = _GAME_OVER
     g.turn_over = False
     events.append(GameEnded(-1, tuple(g.totals)))
 
@@ -178,57 +186,71 @@ def next_turn(g: State, events: list[Event]) -> None:
     players = rules.players
     while True:
         g.seat = (g.seat + 1) % players
-        if g.seat == g.went_out:  # the final lap has come round (8.7)
-            g.ended_by = RoundEnd.WENT_OUT
-            end_round(g, events)
-            return
         g.actor = g.seat
-        g.phase = Phase.DRAW
+        g.phase = _DRAW
         g.turn_over = False
         g.took_pile = False
         g.retracted = False
-        g.asked = AskState.NOT_ASKED
+        g.asked = _NOT_ASKED
         g.staged = 0
         g.snapshot = None
-        g.picked = ()
-        g.pile_owed = False
         minimums = g.t.round_minimums
         g.minimum = (minimums[g.round_no] if minimums is not None else
                      rules.opening_minimum(g.round_no, g.totals[g.seat % g.t.teams]))
-        if g.turns >= rules.turn_cap:
-            g.ended_by = RoundEnd.TURN_CAP
-            end_round(g, events)
-            return
-        mode = rules.stock_out
-        if (not g.stock and mode == "reshuffle" and len(g.pile) >= 2
+        if g.turns >= g.turn_limit:
+            # The turn cap, and the house rules' cases (the limit is 0 while one is pending).
+            if g.seat == g.went_out:  # the final lap has come round (8.7)
+                g.ended_by = _WENT_OUT
+                end_round(g, events)
+                return
+            if g.turns >= rules.turn_cap:
+                g.ended_by = _TURN_CAP
+                end_round(g, events)
+                return
+            _watched(g, events)
+        if g.stock:
+            break
+        if (rules.stock_out == "reshuffle" and len(g.pile) >= 2
                 and g.reshuffles < rules.max_reshuffles):
             _reshuffle(g, events)
-        no_draw = g.foot_turns >> g.seat & 1
-        if g.stock or no_draw or _pile_may_be_taken(g):
             break
-        if mode != "nobody_takes":
-            g.ended_by = RoundEnd.STOCK_OUT
+        # A turn whose draw a packet replaces needs no stock (7.3).
+        if g.phase is _MELD or _pile_may_be_taken(g):
+            break
+        if rules.stock_out != "nobody_takes":
+            g.ended_by = _STOCK_OUT
             end_round(g, events)
             return
         # Every player is asked in turn; one who cannot take the pile passes (9.1).
         events.append(Passed(g.seat, False))
         g.passes += 1
         if g.passes >= players:
-            g.ended_by = RoundEnd.STOCK_OUT
+            g.ended_by = _STOCK_OUT
             end_round(g, events)
             return
     if not g.stock and g.passes >= players:
-        g.ended_by = RoundEnd.STOCK_OUT
+        g.ended_by = _STOCK_OUT
         end_round(g, events)
         return
     g.turns += 1
     events.append(TurnBegan(g.seat, g.turns))
-    if no_draw:
-        # The packet a discard brought replaces this turn's draw (7.3).
-        g.foot_turns &= ~(1 << g.seat)
-        g.phase = Phase.MELD
+
+
+def _watched(g: State, events: list[Event]) -> None:
+    """At the start of a turn where the turn limit is down: forget last turn's picked-up pile
+    (4.8), begin the turn in the packet a discard brought without drawing (7.3), and put the
+    limit back to the turn cap once nothing more is pending."""
+    if g.picked:
+        g.picked = ()
+        g.pile_owed = False
+    seat = g.seat
+    if g.foot_turns >> seat & 1:
+        g.foot_turns &= ~(1 << seat)
+        g.phase = _MELD
         g.passes = 0
-        events.append(SkippedDraw(g.seat))
+        events.append(SkippedDraw(seat))
+    if g.went_out < 0 and not g.foot_turns:
+        g.turn_limit = g.rules.turn_cap
 
 
 def _pile_may_be_taken(g: State) -> bool:

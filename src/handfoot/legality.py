@@ -51,6 +51,7 @@ from .tables import slot_name
 DRAW, PILE_OPENING, MELD, ANSWER, GAME_OVER = (
     Phase.DRAW, Phase.PILE_OPENING, Phase.MELD, Phase.ANSWER, Phase.GAME_OVER)
 _MUST_GO_OUT = ("8.5.3", "your partner said yes: you must go out this turn")
+YES, NOT_ASKED = AskState.YES, AskState.NOT_ASKED
 
 
 def refusal(g: State, action: Action) -> Refusal | None:
@@ -67,7 +68,7 @@ def refusal(g: State, action: Action) -> Refusal | None:
 
 def must_go_out(g: State) -> bool:
     """Whether the partner's yes obliges the turn seat to go out this turn (8.5.3)."""
-    return g.asked is AskState.YES and g.rules.permission_yes == "binding"
+    return g.asked is YES and g.rules.permission_yes == "binding"
 
 
 # ====================================================================== the checks
@@ -345,8 +346,6 @@ def discard_refusal(g: State, kind: int) -> Refusal | None:
     if g.phase is not MELD:
         return ("3.5", "draw before you discard" if g.phase is DRAW else
                 "finish your opening or take it back first")
-    if g.pile_owed:
-        return facts.PILE_OWED
     seat = g.seat
     team = seat % g.t.teams
     owed = facts.discard_owed(g)
@@ -374,6 +373,8 @@ def discard_refusal(g: State, kind: int) -> Refusal | None:
 
 
 def _discard(g: State, action: Discard) -> Refusal | None:
+    if g.pile_owed:  # the legal list never offers a discard then; a player may try one
+        return facts.PILE_OWED
     return discard_refusal(g, action.kind)
 
 
@@ -404,7 +405,7 @@ def _ask(g: State, action: Ask) -> Refusal | None:
         return ("8.5", "these rules do not ask a partner's permission")
     if g.phase is not MELD:
         return ("8.5", "ask after drawing, during your turn")
-    if g.asked is not AskState.NOT_ASKED:
+    if g.asked is not NOT_ASKED:
         return ("8.5", "you have already asked this turn")
     if g.pile_owed:
         return facts.PILE_OWED

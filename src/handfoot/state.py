@@ -122,6 +122,7 @@ class State:
         "t",
         "took_pile",
         "totals",
+        "turn_limit",
         "turn_over",
         "turns",
         "two",
@@ -171,6 +172,10 @@ class State:
     seat: int  # whose turn it is
     actor: int  # who must act now (the partner while answering)
     turns: int  # turns begun this round
+    # The turn count from which next_turn looks beyond the plain case: the turn cap, or 0
+    # while a final lap, a packet that replaces a draw or a picked-up pile needs seeing to,
+    # so that none of them costs the plain turn a check (flow.watch).
+    turn_limit: int
     passes: int  # players in a row who declined the pile with the stock empty
     took_pile: bool
     retracted: bool
@@ -233,6 +238,7 @@ class State:
         other.seat = self.seat
         other.actor = self.actor
         other.turns = self.turns
+        other.turn_limit = self.turn_limit
         other.passes = self.passes
         other.took_pile = self.took_pile
         other.retracted = self.retracted

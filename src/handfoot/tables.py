@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .actions import PICK_UP, TAKE_ONTO, TAKES, Action
+from .actions import PICK_UP, TAKE_ONTO, TAKES, Action, TakePile
 from .cards import BLACK_THREE, KIND_TOKENS, NUM_KINDS, NUM_SLOTS, RED_THREE, WILD_SLOT
 from .rules import UNLIMITED, Rules
 
@@ -21,12 +21,15 @@ class Tables:
         "max_wilds_at",
         "last_packet",
         "max_wild_at_canasta",
+        "meld_extras",
         "opening_bonus",
+        "other_takes",
         "pile_take",
         "quota",
         "rank_kind",
         "round_minimums",
         "rules",
+        "pair_takes",
         "takes",
         "teams",
         "top_takeable",
@@ -34,6 +37,8 @@ class Tables:
     )
 
     takes: tuple[Action, ...]
+    pair_takes: tuple[TakePile, ...]
+    other_takes: tuple[Action, ...]
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -60,14 +65,17 @@ class Tables:
         # The ways to take the pile worth checking: with a wild card only where a natural and
         # a wild card may take it (4.3); the top card alone onto a meld (4.7) and picking the
         # pile up (4.8) only where the rules have them.
-        self.takes = ((TAKES if rules.pile_pair == "meldable" else TAKES[:1])
-                      + ((TAKE_ONTO,) if rules.pile_onto_meld else ())
-                      + ((PICK_UP,) if rules.pile_any_card else ()))
+        self.pair_takes = TAKES if rules.pile_pair == "meldable" else TAKES[:1]
+        self.other_takes = (((TAKE_ONTO,) if rules.pile_onto_meld else ())
+                            + ((PICK_UP,) if rules.pile_any_card else ()))
+        self.takes = self.pair_takes + self.other_takes
         # Which cards on top of the pile let anyone take it at all (4.2): never a red three,
         # a black three only where it does not block.
         self.top_takeable = [k < RED_THREE or (k == BLACK_THREE and not rules.black_three_blocks)
                              for k in range(NUM_KINDS)]
         self.book = rules.black_three_book
+        # Whether the meld phase has more than melds and discards to look at (5.7, 4.8).
+        self.meld_extras = rules.black_three_book or rules.pile_any_card
         # Canasta bonuses counted toward the opening (6.2), by kind; None where they do not.
         self.opening_bonus: dict[str, int] | None = (
             dict(rules.canasta_bonus) if rules.opening_counts_bonuses else None)

@@ -118,7 +118,7 @@ def _draw(g: State, action: Draw, events: list[Event]) -> None:
     if hand[RED_THREE]:
         lay_red_threes(g, seat, "draw", events)
     g.phase = MELD
-    if not g.stock and g.rules.stock_out == "end_of_turn":
+    if not stock and g.rules.stock_out == "end_of_turn":
         events.append(StockEmptied(seat))
     if g.knee_pending[seat]:
         _knee_after_draw(g, events)
@@ -240,6 +240,7 @@ def _pick_up_pile(g: State, action: PickUpPile, events: list[Event]) -> None:
     g.passes = 0
     g.picked = taken
     g.pile_owed = True
+    g.turn_limit = 0  # the next turn forgets the picked-up pile (flow._watched)
     events.append(PileTaken(seat, top, count))
     events.append(PileToHand(seat, taken))
     if opened:
@@ -317,6 +318,7 @@ def _discard(g: State, action: Discard, events: list[Event]) -> None:
         _pick_up(g, seat, events)
         if g.rules.foot_replaces_draw:
             g.foot_turns |= 1 << seat  # the packet replaces the next turn's draw (7.3)
+            g.turn_limit = 0  # which flow._watched sees to
 
 
 def _knock(g: State, action: Knock, events: list[Event]) -> None:
@@ -478,7 +480,14 @@ def _place(g: State, slot: int, n: int, w2: int, wj: int, events: list[Event]) -
         kind = _canasta(g, seat, team, slot, size - count < t.canasta, events)
         if kind is not None and not opened and t.opening_bonus is not None:
             g.staged += t.opening_bonus.get(kind, 0)  # 6.2: the bonus counts toward it
-    return _open_and_settle(g, seat, team, opened, canasta, events)
+    if not opened:
+        if g.staged < g.minimum:
+            if g.hand_n[seat]:
+                return None
+            if not _whole_hand_opens(g, seat):
+                return ("6.1", "your opening is short and would leave you no cards")
+        _open(g, seat, team, events)
+    return _settle(g, seat, events, canasta)
 
 
 def _book(g: State, from_pile: int, events: list[Event]) -> Refusal | None:
@@ -500,7 +509,8 @@ def _book(g: State, from_pile: int, events: list[Event]) -> Refusal | None:
     events.append(Melded(seat, BLACK_THREE, n, 0, 0))
     kind = t.canasta_kind(BLACK_THREE, 0)
     events.append(CanastaFinished(seat, BLACK_THREE, kind))
-    _pennies(g, seat, events)
+    if g.rules.canasta_pennies:
+        _pennies(g, seat, events)
     if not opened and t.opening_bonus is not None:
         g.staged += t.opening_bonus.get(kind, 0)
     return _open_and_settle(g, seat, team, opened, True, events)
@@ -516,16 +526,21 @@ def _open_and_settle(g: State, seat: int, team: int, opened: bool, canasta: bool
                 return None
             if not _whole_hand_opens(g, seat):
                 return ("6.1", "your opening is short and would leave you no cards")
-        g.opened[team] = True
-        g.snapshot = None
-        events.append(Opened(seat, g.staged))
-        g.staged = 0
-        if g.phase is PILE_OPENING:
-            g.phase = MELD
-            _release_pile(g, seat, events, opening=True)
-            if g.knee_pending[seat]:
-                _knee_after_draw(g, events)
+        _open(g, seat, team, events)
     return _settle(g, seat, events, canasta)
+
+
+def _open(g: State, seat: int, team: int, events: list[Event]) -> None:
+    """The team has made its opening: the rest of a pile taken for it comes into the hand."""
+    g.opened[team] = True
+    g.snapshot = None
+    events.append(Opened(seat, g.staged))
+    g.staged = 0
+    if g.phase is PILE_OPENING:
+        g.phase = MELD
+        _release_pile(g, seat, events, opening=True)
+        if g.knee_pending[seat]:
+            _knee_after_draw(g, events)
 
 
 def _whole_hand_opens(g: State, seat: int) -> bool:
@@ -546,7 +561,8 @@ def _canasta(g: State, seat: int, team: int, slot: int, finished_now: bool,
     if finished_now:
         kind = t.canasta_kind(slot, two[slot] + jok[slot])
         events.append(CanastaFinished(seat, slot, kind))
-        _pennies(g, seat, events)
+        if g.rules.canasta_pennies:
+            _pennies(g, seat, events)
     if t.grows[slot] and not (t.grows_if_spare and not facts.spare_if_finished(g, team, slot)):
         return kind
     g.closed[team].append((slot, nat[slot], two[slot], jok[slot]))

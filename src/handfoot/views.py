@@ -459,6 +459,7 @@ def _build(v: SeatView, seed: int, hands: list[list[int]], packets: list[list[li
     g.seat = v.turn
     g.actor = v.actor
     g.turns = v.turns
+    g.turn_limit = 0  # next_turn sees to what the house rules left pending
     g.took_pile = v.took_pile
     g.retracted = v.retracted
     g.asked = v.asked
