@@ -327,8 +327,8 @@ class Session:
             trial.snapshot = None
             trial.minimum = g.opening_minimum(self.human % self.rules.teams)
         reasons = []
-        for wild in (-1, TWO, JOKER):
-            refusal = trial.refusal(TakePile(wild))
+        for take in (TakePile(), TakePile(TWO), TakePile(JOKER), *trial.t.other_takes):
+            refusal = trial.refusal(take)
             if refusal is None:
                 return None
             reasons.append(refusal)
