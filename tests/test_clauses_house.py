@@ -19,7 +19,7 @@ from handfoot.events import FinalLap, Reshuffled, SkippedDraw
 from handfoot.presets import PRESET_NAMES, house_rules, preset
 from handfoot.record import Record, RecordError, load_record, record_to_json, replay
 from handfoot.rules import Rules, RulesError
-from handfoot.views import sample_world, unseen_counts, view
+from handfoot.views import SeatView, sample_world, unseen_counts, view
 from scenario import (
     cards,
     clause,
@@ -308,6 +308,10 @@ def test_5_7_a_book_of_black_threes_from_the_foot() -> None:
     assert event_names(events) == ["meld", "canasta"]
     assert sorted(g.canasta_kinds(0)) == ["clean", "dirty"]  # the quota is met
     assert hand(g, 0) == "4 9 9 9"
+    v = view(g, 1)  # the book is on the table for everyone, and in the view's JSON form
+    assert v.teams[0].closed[-1] == (BLACK_THREE, 7, 0, 0, "clean")
+    assert SeatView.from_mapping(json.loads(json.dumps(v.to_mapping()))) == v
+    assert view(sample_world(v, random.Random(3)), 1) == v
     play(g, ["meld 9 9 9", "discard 4"])
     assert g.results[0].went_out == 0  # the book filled the quota's clean canasta
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import (
+    BLACK_THREE,
     JOKER,
     NUM_KINDS,
     NUM_SLOTS,
@@ -201,7 +202,7 @@ class SeatView:
                 melds[parse_slot(token)] = (m[0], m[1], m[2])
             teams.append(TeamInfo(
                 tuple(melds),
-                tuple((parse_slot(c[0]), c[1], c[2], c[3], c[4]) for c in t["canastas"]),
+                tuple((_canasta_slot(c[0]), c[1], c[2], c[3], c[4]) for c in t["canastas"]),
                 t["opened"], t["first_canasta"], t["minimum"],
             ))
         return cls(
@@ -239,6 +240,12 @@ class SeatView:
             picked_up=tuple(parse_cards(data.get("picked_up", ""))),
             pile_owed=data.get("pile_owed", False),
         )
+
+
+def _canasta_slot(token: str) -> int:
+    """A closed canasta's slot from its token: a meld slot, or B3 for a book of black threes
+    (5.7), which is kept under the black three's kind."""
+    return BLACK_THREE if token.strip().upper() == "B3" else parse_slot(token)
 
 
 def view(game: Game, seat: int) -> SeatView:
