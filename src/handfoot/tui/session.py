@@ -12,9 +12,7 @@ from pathlib import Path
 
 from ..actions import (
     Action,
-    Answer,
     Ask,
-    Discard,
     Draw,
     Knock,
     LayDown,
@@ -25,7 +23,7 @@ from ..actions import (
 )
 from ..bots import make_bot
 from ..bots.base import Bot
-from ..bots.heuristic import HeuristicBot
+from ..bots.hint import hint
 from ..cards import (
     BLACK_THREE,
     JOKER,
@@ -43,6 +41,7 @@ from ..narrate import meld_text
 from ..record import Record, Recorder, record_to_json
 from ..rules import Rules
 from ..tables import tables_for
+from ..undo import teaches
 from ..views import SeatView, view
 from .words import YOU, describe, drawn_text, seat_names
 
@@ -51,10 +50,6 @@ HUMAN_NAME = "you"
 # (docs/BOTS.md), a few hundredths of a second a decision on average (under half a second at
 # most), and a fixed number of worlds, so the same seed replays the same game.
 DEFAULT_BOT = "search"
-
-# Events after which taking back a step would undo something the player has since learned.
-NEWS = frozenset({"draw", "take_pile", "pile_to_hand", "pick_up", "replace", "red_three",
-                  "answer", "turn", "round_end", "went_out", "deal"})
 
 
 class PlayError(ValueError):
@@ -120,7 +115,6 @@ class Session:
         self.staged: list[Part] = []  # melds and additions waiting for "lay down"
         self._undo: list[_Saved] = []
         self.shown_results = len(recorder.game.results)  # round-end screens already shown
-        self.hinter = HeuristicBot(seed=0)
         self._start_log()
 
     # ------------------------------------------------------------------ building
@@ -242,7 +236,7 @@ class Session:
         legal = self.legal()
         if not legal:
             return "nothing to do: it is not your move"
-        best = self.hinter.rank(self.view(), legal)[0]
+        best = hint(self.view(), legal)
         return f"the heuristic bot would {best.text}"
 
     # ------------------------------------------------------------------ picking and staging
@@ -334,8 +328,7 @@ class Session:
         if isinstance(action, LayDown):
             self.clear()
         self._log_events(events, self.human, hand_before=before)
-        news = isinstance(action, Draw | TakePile | Ask | Answer | Discard | Knock | Stop) \
-            or any(e.name in NEWS for e in events)
+        news = teaches(action, events)
         if news:
             self._undo.clear()
         if any(e.name in ("turn", "round_end") for e in events):
