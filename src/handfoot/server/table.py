@@ -174,7 +174,7 @@ class Table:
             self.clients.add(client)
             if seat is not None:
                 self._seat_client(seat, client)
-            self._send(client, self._welcome(client))
+            self._send(client, _reply(self._welcome(client), hello.id))
             self._broadcast_table()
             self._send_state(client, hello.last_version)
             self._kick()
@@ -250,7 +250,7 @@ class Table:
             await self.storage.set_seat(self.id, seat.index, "", None)
             seat.name, seat.token_hash, seat.client = "", None, None
             client.seat = None
-            self._broadcast_table()
+            self._broadcast_table(client, msg.id)
 
     async def start(self, client: Client, msg: p.Start) -> None:
         async with self.lock:
@@ -258,16 +258,16 @@ class Table:
             if self.status != LOBBY:
                 raise p.ProtocolError("status", f"the table is {self.status}, not in its lobby",
                                       msg.id)
-            await self._new_game()
+            await self._new_game(client, msg.id)
 
     async def rematch(self, client: Client, msg: p.Rematch) -> None:
         async with self.lock:
             self._need_host(client, msg.id)
             if self.status != OVER:
                 raise p.ProtocolError("status", "a rematch comes after the game is over", msg.id)
-            await self._new_game()
+            await self._new_game(client, msg.id)
 
-    async def _new_game(self) -> None:
+    async def _new_game(self, client: Client, reply_to: str | int | None) -> None:
         for seat in self.seats:
             if not seat.person:
                 seat.name = bot_name(seat.level, seat.index)
@@ -289,7 +289,7 @@ class Table:
         self.log.append(f"— game {game_no}: {self.rules.name}")
         g = keeper.game
         self.log.append(f"— {names[g.dealer]} deals round {g.round_no}")
-        self._broadcast_table()
+        self._broadcast_table(client, reply_to)
         for client in self.clients:
             self._send_state(client, None)
         self._kick()
@@ -317,7 +317,7 @@ class Table:
             if levels is not None:
                 for seat, level in zip(self.seats, levels, strict=True):
                     seat.level = level
-            self._broadcast_table()
+            self._broadcast_table(client, msg.id)
             self._kick()
 
     def _need_host(self, client: Client, reply_to: str | int | None) -> None:
@@ -394,13 +394,17 @@ class Table:
         if not text:
             raise p.ProtocolError("bad_message", "chat.text: nothing to say", msg.id)
         seat = self.seats[client.seat]
-        out = dumps({"type": "chat", "seat": seat.index, "name": html.escape(seat.name),
-                     "text": html.escape(text)})
+        line = {"type": "chat", "seat": seat.index, "name": html.escape(seat.name),
+                "text": html.escape(text)}
+        out = dumps(line)
         for other in self.clients:
-            other.send(out)
+            other.send(out if other is not client else dumps(_reply(line, msg.id)))
 
     def sync(self, client: Client, msg: p.Sync) -> None:
-        self._send_state(client, msg.last_version)
+        if self.keeper is None:
+            self._send(client, _reply(self.table_message(), msg.id))
+        else:
+            self._send_state(client, msg.last_version, msg.id)
 
     def _playing_seat(self, client: Client, reply_to: str | int | None) -> int:
         if client.seat is None:
@@ -645,12 +649,19 @@ class Table:
                 "seats": seats,
                 "spectators": sum(1 for c in self.clients if c.seat is None)}
 
-    def _broadcast_table(self) -> None:
-        text = dumps(self.table_message())
+    def _broadcast_table(self, asker: Client | None = None,
+                         reply_to: str | int | None = None) -> None:
+        """The table message to everyone; the copy to ``asker`` answers its message."""
+        message = self.table_message()
+        text = dumps(message)
         for client in self.clients:
-            client.send(text)
+            if client is asker and reply_to is not None:
+                client.send(dumps(_reply(message, reply_to)))
+            else:
+                client.send(text)
 
-    def _send_state(self, client: Client, last_version: int | None) -> None:
+    def _send_state(self, client: Client, last_version: int | None,
+                    reply_to: str | int | None = None) -> None:
         if self.keeper is None:
             return
         seat = client.seat
@@ -666,13 +677,13 @@ class Table:
             self._send(client, {"type": "catch_up", "from": last_version,
                                 "to": self.version, "entries": entries})
         g = self.keeper.game
-        self._send(client, {
+        self._send(client, _reply({
             "type": "state", "version": self.version, "game": self.game_no,
             "view": seat_view(g, seat) if seat is not None else public_view(g),
             "legal": legal_texts(g, seat) if self._drives(seat) else [],
             "can_undo": self._can_undo(seat),
             "log": list(self.log),
-        })
+        }, reply_to))
 
     async def close(self) -> None:
         for task in (self._bot_task, self._hold_task):
