@@ -68,6 +68,9 @@ def event_text(event: Event, names: list[str]) -> str | None:
         return None
     if event.name == "deal":
         return f"— {names[event.seat]} deals round {event.detail[0]}"
+    if event.name == "draw":  # "draws 2" could be read as drawing a two
+        n = _int(event.detail[0])
+        return f"{names[event.seat]} draws {n} card{'s' if n != 1 else ''}"
     if event.name == "round_end":
         fields = event_fields(event)
         totals = ", ".join(str(t) for t in fields["totals"])
