@@ -85,7 +85,8 @@ class Hall:
                 "rules": rules.to_mapping()}
 
     def start(self) -> None:
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        self.loop = asyncio.get_running_loop()  # for tests and tools that call in from threads
+        self._sweeper = self.loop.create_task(self._sweep())
 
     async def _sweep(self) -> None:
         while True:
