@@ -85,11 +85,19 @@ def http_json(url: str, body: Any | None = None, token: str | None = None,
         raise ClientError(f"cannot reach {url}: {getattr(err, 'reason', err)}") from None
 
 
+async def _open(url: str, timeout: float) -> ClientConnection:
+    try:
+        return await websockets.connect(url, open_timeout=timeout, max_size=2**22)
+    except (OSError, websockets.exceptions.WebSocketException, TimeoutError) as err:
+        raise ClientError(f"cannot connect to {url}: {err}") from None
+
+
 @dataclass
 class TableClient:
     """One connection to one table."""
 
     ws: ClientConnection
+    url: str = ""
     seat: int | None = None
     seat_token: str | None = None
     host: bool = False
@@ -101,35 +109,55 @@ class TableClient:
     log: list[str] = field(default_factory=list)
     on_message: Callable[[Message], None] | None = None
     _next_id: int = 0
+    _host_token: str | None = None
 
     @classmethod
     async def connect(cls, websocket_url: str, seat_token: str | None = None,
                       host_token: str | None = None, last_version: int | None = None,
                       timeout: float = 10.0) -> TableClient:
-        try:
-            ws = await websockets.connect(websocket_url, open_timeout=timeout,
-                                          max_size=2**22)
-        except (OSError, websockets.exceptions.WebSocketException, TimeoutError) as err:
-            raise ClientError(f"cannot connect to {websocket_url}: {err}") from None
-        client = cls(ws, seat_token=seat_token, host=host_token is not None)
+        client = cls(await _open(websocket_url, timeout), websocket_url,
+                     seat_token=seat_token, host=host_token is not None)
+        client._host_token = host_token
+        await client._hello(last_version, timeout)
+        return client
+
+    async def _hello(self, last_version: int | None, timeout: float) -> None:
         hello: Message = {"type": "hello", "protocol": PROTOCOL_VERSION}
-        if seat_token:
-            hello["seat_token"] = seat_token
-        if host_token:
-            hello["host_token"] = host_token
+        if self.seat_token:
+            hello["seat_token"] = self.seat_token
+        if self._host_token:
+            hello["host_token"] = self._host_token
         if last_version is not None:
             hello["last_version"] = last_version
-        await client.send(hello)
-        welcome = await client.until("welcome", timeout=timeout)
-        client.seat = welcome["you"]["seat"]
-        return client
+        await self.send(hello)
+        welcome = await self.until("welcome", timeout=timeout)
+        self.seat = welcome["you"]["seat"]
+
+    async def reconnect(self, tries: int = 30, timeout: float = 10.0) -> None:
+        """Connect again after a drop, as the same seat, saying the last version seen; waits
+        a little longer after each failed try (0.1 s growing to 2 s)."""
+        delay = 0.1
+        for attempt in range(tries):
+            try:
+                self.ws = await _open(self.url, timeout)
+                await self._hello(self.version if self.version >= 0 else None, timeout)
+                return
+            except (ClientError, TimeoutError):
+                if attempt == tries - 1:
+                    raise
+                await asyncio.sleep(delay)
+                delay = min(2.0, delay * 2)
 
     def next_id(self) -> int:
         self._next_id += 1
         return self._next_id
 
     async def send(self, message: Message) -> None:
-        await self.ws.send(json.dumps(message))
+        try:
+            await self.ws.send(json.dumps(message))
+        except websockets.exceptions.ConnectionClosed as err:
+            raise Closed(err.rcvd.code if err.rcvd else None,
+                         err.rcvd.reason if err.rcvd else "") from None
 
     async def recv(self, timeout: float = 10.0) -> Message:
         """The next message, after noting what it says about the table."""

@@ -57,7 +57,6 @@ class Connection:
         self._chat = Bucket(limits.chat_rate, limits.chat_burst)
         self._rate_text = f"more than {limits.rate:g} messages a second"
         self._over = 0
-        self._last_too_fast = 0.0
 
     # ------------------------------------------------------------------ sending
     def send(self, text: str) -> None:
@@ -139,7 +138,7 @@ class Connection:
                         "bad_json", "send JSON in text frames, not binary ones"))
                 continue
             if not self._rate.take():
-                self._too_fast(self._rate_text)
+                self._too_fast(self._rate_text, p.peek_id(text))
                 continue
             try:
                 msg = p.parse_message(text)
@@ -155,15 +154,14 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await table.recover()
 
-    def _too_fast(self, what: str) -> None:
+    def _too_fast(self, what: str, reply_to: str | int | None) -> None:
+        # Every dropped message is answered (a client may be waiting for its reply); a client
+        # that keeps flooding is closed, so the answers cannot pile up.
         self._over += 1
         if self._over >= p.OVER_LIMIT_CLOSE:
             self.close(p.CLOSE_POLICY, "too many messages")
             return
-        now = time.monotonic()
-        if now - self._last_too_fast >= 1.0:  # one complaint a second is enough
-            self._last_too_fast = now
-            self.send_error(p.ProtocolError("too_fast", f"{what}; message dropped"))
+        self.send_error(p.ProtocolError("too_fast", f"{what}; message dropped", reply_to))
 
     async def _dispatch(self, table: Table, msg: Any) -> None:
         if isinstance(msg, p.Hello):

@@ -187,6 +187,17 @@ def parse_message(text: str) -> ClientMessage:
         raise ProtocolError("bad_message", _first_error(kind, err), reply_to) from None
 
 
+def peek_id(text: str) -> str | int | None:
+    """The ``id`` of a frame that will not be handled (over the rate limit), to answer it."""
+    if len(text) > MAX_FRAME:
+        return None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return _reply_to(data.get("id")) if isinstance(data, dict) else None
+
+
 def _reply_to(value: Any) -> str | int | None:
     if isinstance(value, bool):
         return None
