@@ -45,9 +45,9 @@ class Invite:
 
     @property
     def websocket(self) -> str:
-        scheme, netloc = urlsplit(self.base)[:2]
+        scheme, netloc, path = urlsplit(self.base)[:3]
         ws = "wss" if scheme == "https" else "ws"
-        return urlunsplit((ws, netloc, f"/ws/{self.table}", "", ""))
+        return urlunsplit((ws, netloc, f"{path}/ws/{self.table}", "", ""))
 
 
 def parse_invite(url: str) -> Invite:
@@ -130,7 +130,10 @@ class TableClient:
         if last_version is not None:
             hello["last_version"] = last_version
         await self.send(hello)
-        welcome = await self.until("welcome", timeout=timeout)
+        welcome = await self.until(lambda m: m.get("type") in ("welcome", "error"),
+                                   timeout=timeout)
+        if welcome["type"] == "error":
+            raise ClientError(f"{welcome['code']}: {welcome['message']}")
         self.seat = welcome["you"]["seat"]
 
     async def reconnect(self, tries: int = 30, timeout: float = 10.0) -> None:
