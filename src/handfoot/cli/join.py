@@ -87,7 +87,7 @@ def table_text(client: TableClient) -> str:
         lines.append(f"team {t}{mine} [{who}]: {state}; {melds}"
                      + (f"; canastas {canastas}" if canastas else "")
                      + f"; total {v['totals'][t]}")
-    packet_names = table.get("packets") or []
+    packet_names = table.get("packet_names") or []
     for s, info in enumerate(v["seats"]):
         drive = table["seats"][s]["driver"]
         mark = "▶ " if s == v["actor"] else "  "

@@ -645,7 +645,7 @@ class Table:
                           "connected": s.client is not None, "hold": hold, "bot": s.level})
         return {"type": "table", "table": self.id, "name": self.name, "status": self.status,
                 "game": self.game_no, "version": self.version,
-                "rules": self.rules.to_mapping(), "packets": list(self.rules.packet_names),
+                "rules": self.rules.to_mapping(), "packet_names": list(self.rules.packet_names),
                 "options": self.options.model_dump(),
                 "seats": seats,
                 "spectators": sum(1 for c in self.clients if c.seat is None)}
