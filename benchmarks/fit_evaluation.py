@@ -21,6 +21,7 @@ from handfoot.bots import make_bot
 from handfoot.bots.evaluate import FEATURES, WEIGHTS_KNEE, WEIGHTS_TWO, features, progress
 from handfoot.engine import Game
 from handfoot.presets import preset
+from handfoot.state import Phase
 from handfoot.views import view
 
 
@@ -35,11 +36,11 @@ def positions(name: str, rounds: int,
         bots = [make_bot("heuristic", seed=s) for s in range(rules.players)]
         seen = []
         while not g.over and g.round_no == 1:
-            if g.phase == 0 and g.turns % 2 == 0:
+            if g.phase is Phase.DRAW and g.turns % 2 == 0:
                 seen.append((np.array(features(g, 0)) - np.array(features(g, 1)), progress(g)))
             g.apply(bots[g.actor].choose(view(g, g.actor), g.legal_actions()))
-        teams = g.results[0]["teams"]
-        y = teams[0]["total"] - teams[1]["total"]
+        scores = g.results[0].scores
+        y = scores[0] - scores[1]
         for x, p in seen:  # both teams' sides of the same position
             xs += [x, -x]
             ys += [y, -y]

@@ -133,8 +133,8 @@ def _finish(g: Game, team: int) -> float:
     if not g.results:
         play(g, [HeuristicBot(seed=1000 + s) for s in range(g.rules.players)],
              until_round_end=True)
-    teams = g.results[0]["teams"]
-    return float(teams[team]["total"] - teams[1 - team]["total"])
+    scores = g.results[0].scores
+    return float(scores[team] - scores[1 - team])
 
 
 def within(a: np.ndarray, groups: np.ndarray) -> np.ndarray:

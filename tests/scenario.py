@@ -107,6 +107,7 @@ def set_melds(g: Game, team: int, text: str) -> None:
             g.two[team][part.slot] += part.twos
             g.jok[team][part.slot] += part.jokers
     g.opened[team] = True
+    g._legal_at = -1  # the table changed under the game: its cached legal list is stale
 
 
 def to_foot(g: Game, seat: int) -> None:
@@ -118,6 +119,7 @@ def to_foot(g: Game, seat: int) -> None:
     g.packet_no[seat] = last
     g.hand_n[seat] = sum(g.hands[seat])
     g.knee_pending[seat] = False
+    g._legal_at = -1  # the table changed under the game: its cached legal list is stale
 
 
 def meld_sizes(g: Game, team: int) -> dict[str, int]:

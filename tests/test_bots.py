@@ -38,7 +38,7 @@ def test_bots_play_a_round_under_every_preset_and_player_count(
     bots = [Checked(bot, seed) for seed in range(players)]
     g = play(Game.new(rules, seed=players), bots)
     assert g.over
-    assert g.results[0]["ended_by"] in ("went_out", "stock_out", "turn_cap")
+    assert g.results[0].ended_by in ("went_out", "stock_out", "turn_cap")
 
 
 def test_search_bot_plays_legally_with_a_small_budget() -> None:

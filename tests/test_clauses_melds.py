@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from handfoot.actions import Add
-from handfoot.cards import KING, SEVEN
+from handfoot.cards import JACK, KING, QUEEN
 from handfoot.engine import Game
 from handfoot.presets import PRESET_NAMES, house_rules, preset
 from handfoot.rules import Rules
+from handfoot.tables import tables_for
 from scenario import WILD_SLOT, clause, deal, event_names, game, hand, legal_texts, play
 
 HF = "hand-and-foot"  # 002
@@ -55,7 +56,7 @@ def test_5_1_a_meld_stops_at_seven_and_becomes_a_canasta() -> None:
     play(g, ["meld K K K"] + ["add K: K"] * 4)
     assert g.closed[0] == [(KING, 7, 0, 0)]
     assert g.nat[0][KING] == 0  # the eighth king cannot go on: it starts a new meld only
-    assert clause(g, "add K: K") == "5.2"
+    assert clause(g, "add K: K") == "5.6"  # the canasta closed at seven (5.6)
 
 
 # ---------------------------------------------------------------- 5.2 one open meld per rank
@@ -197,15 +198,37 @@ def test_5_6_house_rule_canastas_keep_growing() -> None:
     assert g.canasta_kinds(0) == ["dirty"]
 
 
-def test_5_6_000_variant_extra_cards_only_on_ordinary_canastas() -> None:
+def test_5_6_000_variant_only_a_spare_canasta_grows() -> None:
     rules = house_rules(HKF, {"add_to_canasta": "not_special"})
-    g = opened(rules, "K K K K K K K K 7 7 7 7 7 7 7 7 9 9")
-    play(g, ["meld K K K"] + ["add K: K"] * 4 + ["add K: K"])
-    assert g.nat[0][KING] == 8 and g.closed[0] == []
+    g = opened(rules, "K K K K K K K K Q Q Q Q Q Q Q Q 7 7 7 7 7 7 7 7 2 9 9")
+    play(g, ["meld K K K"] + ["add K: K"] * 4)
+    # The team's only clean canasta is one of the five it needs to go out: closed at seven.
+    assert g.closed[0] == [(KING, 7, 0, 0)]
+    assert clause(g, "add K: K") == "5.6"
+    play(g, ["meld Q Q Q"] + ["add Q: Q"] * 4)
+    # A second clean canasta is spare: it stays open and takes an eighth queen.
+    assert g.nat[0][QUEEN] == 7
+    play(g, ["add Q: Q"])
+    assert g.nat[0][QUEEN] == 8
+    # A wild card makes it dirty, which the team still needs: one of the five, so it closes.
+    play(g, ["add Q: 2"])
+    assert g.closed[0][-1] == (QUEEN, 8, 1, 0) and g.nat[0][QUEEN] == 0
     play(g, ["meld 7 7 7"] + ["add 7: 7"] * 4)
-    assert g.closed[0] == [(SEVEN, 7, 0, 0)]
-    assert clause(g, "add 7: 7") == "5.2"
-    assert sorted(g.canasta_kinds(0)) == ["7s", "clean"]
+    assert clause(g, "add 7: 7") == "5.6"  # never onto 7s, 5s or wild cards
+    assert sorted(g.canasta_kinds(0)) == ["7s", "clean", "dirty"]
+
+
+def test_5_6_000_variant_the_spare_is_judged_by_exact_assignment() -> None:
+    rules = house_rules("hand-and-foot-classic", {"add_to_canasta": "not_special"})
+    t = tables_for(rules)
+    assert t.quota_missing(["clean", "clean", "clean"]) == {"dirty": 2, "wild": 1}
+    g = opened(rules, "K K K K K K K Q Q Q Q Q Q Q J J J J J J J J 9 9")
+    play(g, ["meld K K K"] + ["add K: K"] * 4 + ["meld Q Q Q"] + ["add Q: Q"] * 4)
+    assert len(g.closed[0]) == 2  # 003 asks for two clean canastas: both are needed
+    play(g, ["meld J J J"] + ["add J: J"] * 4)
+    assert g.nat[0][JACK] == 7  # the third is spare
+    play(g, ["add J: J"])
+    assert g.nat[0][JACK] == 8
 
 
 # ---------------------------------------------------------------- 6.1 the opening minimum

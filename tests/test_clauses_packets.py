@@ -12,6 +12,7 @@ from handfoot.presets import house_rules, preset
 from handfoot.rules import Rules
 from handfoot.tables import tables_for
 from scenario import (
+    act,
     clause,
     event_names,
     game,
@@ -177,9 +178,31 @@ def test_7_4_004_red_threes_stay_in_the_foot() -> None:
 def test_7_5_no_emptying_the_foot_without_going_out() -> None:
     g = finishing(preset(HF), [CLEAN], foot="9 4")  # no dirty canasta: cannot go out
     play(g, ["draw"])
-    assert clause(g, "meld 9 9 9") == "7.5"  # it would leave one card, to be discarded
+    refusal = g.refusal(act("meld 9 9 9"))  # it would leave one card, to be discarded
+    assert refusal is not None and refusal[0].startswith("7.5")
+    assert "keep two cards back: one to discard and one to carry on with" in refusal[1]
     assert "meld 9 9 9" not in legal_texts(g)
     play(g, ["discard 4"])
+
+
+def test_7_5_1_the_refusal_names_what_the_team_still_lacks() -> None:
+    g = finishing(preset(HF), [CLEAN], foot="9 4")
+    play(g, ["draw"])
+    refusal = g.refusal(act("meld 9 9 9"))
+    assert refusal == ("7.5.1", "you may not go out yet (your team still needs a dirty "
+                       "canasta), so keep two cards back: one to discard and one to carry on "
+                       "with")
+
+
+def test_7_5_1_alone_the_refusal_says_you() -> None:
+    rules = preset(HF, players=3)
+    g = game(rules, "4 | 9 4", "4 | 4", "4 | 4", stock="9 9 4 6 4 6")
+    to_foot(g, 0)
+    set_melds(g, 0, CLEAN)
+    play(g, ["draw"])
+    refusal = g.refusal(act("meld 9 9 9"))
+    assert refusal is not None and refusal[0] == "7.5.1"
+    assert "you still need a dirty canasta" in refusal[1] and "team" not in refusal[1]
 
 
 def test_7_5_keep_two_cards_back_in_the_foot_in_003() -> None:
@@ -196,7 +219,7 @@ def test_7_5_the_last_card_discard_refused_when_going_out_is_not_allowed() -> No
     g.hands[0][0] = 1
     g.hand_n[0] = 1
     refusal = g.refusal(Discard(0))
-    assert refusal is not None and refusal[0] == "7.5" and "canastas" in refusal[1]
+    assert refusal is not None and refusal[0] == "7.5.1" and "a dirty canasta" in refusal[1]
     set_melds(g, 0, DIRTY)
     assert g.refusal(Discard(0)) is None
 
@@ -208,13 +231,14 @@ def test_8_1_the_going_out_quota_of_each_preset(name: str) -> None:
     quota = QUOTAS[name]
     g = finishing(rules, quota)
     assert go_out_turn(g)[-3:][-1] in ("round_end", "game_end")
-    assert g.results[0]["ended_by"] == "went_out" and g.results[0]["went_out"] == 0
+    assert g.results[0].ended_by == "went_out" and g.results[0].went_out == 0
     for missing in range(len(quota)):
         short = quota[:missing] + quota[missing + 1:]
         g = finishing(rules, short)
         play(g, ["draw"])
         assert not g.may_go_out(0)
-        assert clause(g, "meld 9 9 9") == "7.5"
+        assert clause(g, "meld 9 9 9") == "7.5.1"
+        assert clause(g, "ask") in (None, "8.5", "8.1")  # asked only when going out can be
 
 
 @pytest.mark.parametrize(("name", "quota"), [
@@ -241,7 +265,7 @@ def test_8_2_a_second_canasta_of_sevens_fills_the_clean_requirement() -> None:
     assert not t.quota_met(["7s", "7s", "wild", "clean", "dirty"])  # no 5s
     g = finishing(preset(HKF), [SEVENS, SEVENS, FIVES, WILD, DIRTY])
     go_out_turn(g)
-    assert g.results[0]["ended_by"] == "went_out"
+    assert g.results[0].ended_by == "went_out"
 
 
 def test_8_2_a_wild_canasta_is_not_clean_or_dirty() -> None:
@@ -266,19 +290,22 @@ def test_8_3_going_out_only_from_the_foot() -> None:
 def test_8_4_003_the_partner_must_have_played_from_the_foot() -> None:
     g = finishing(preset("hand-and-foot-classic"), QUOTAS["hand-and-foot-classic"],
                   partner_foot=False)
-    play(g, ["draw", "ask", "answer yes"])
+    play(g, ["draw"])
     assert not g.may_go_out(0)
-    assert clause(g, "meld 9 9 9") == "7.5"
+    assert clause(g, "ask") == "8.4"  # no point asking: going out cannot be
+    assert clause(g, "meld 9 9 9") == "7.5.2"
     g = finishing(preset("hand-and-foot-classic"), QUOTAS["hand-and-foot-classic"],
                   partner_played=False)
-    play(g, ["draw", "ask", "answer yes"])
-    assert not g.may_go_out(0)  # in the foot, but not yet played from it
+    play(g, ["draw"])
+    assert clause(g, "ask") == "8.4"  # in the foot, but not yet played from it
     g.foot_played[2] = True
+    play(g, ["ask", "answer yes"])
     assert g.may_go_out(0)
 
 
 def test_8_4_003_played_from_the_foot_counts_from_the_partners_turn() -> None:
-    rules = preset("hand-and-foot-classic")
+    # A yes that does not oblige, so seat 0 may ask without being able to go out at once.
+    rules = house_rules("hand-and-foot-classic", {"permission_yes": "allows"})
     g = game(rules, "4 | 9 9 9 4", "4 | 4", "4 | 8 8 6 6", "4 | 4",
              stock="4 6 4 6 4 6 4 6 9 9")
     for seat in range(4):
@@ -299,11 +326,12 @@ def test_8_4_hand_and_foot_002_does_not_wait_for_the_partner() -> None:
 def test_8_4_variant_partner_in_foot() -> None:
     rules = house_rules(HKF, {"partner_in_foot": "in_foot"})
     g = finishing(rules, QUOTAS[HKF], partner_foot=False)
-    play(g, ["draw", "ask", "answer yes"])
+    play(g, ["draw"])
+    assert clause(g, "ask") == "8.4" and clause(g, "meld 9 9 9") == "7.5.2"
     assert not g.may_go_out(0)
     g = finishing(rules, QUOTAS[HKF])
     go_out_turn(g)
-    assert g.results[0]["ended_by"] == "went_out"
+    assert g.results[0].ended_by == "went_out"
 
 
 # ---------------------------------------------------------------- 8.5 permission
@@ -314,28 +342,70 @@ def test_8_5_ask_the_partner_and_yes_lets_you_go_out() -> None:
     play(g, ["ask"])
     assert g.actor == 2
     play(g, ["answer yes", "meld 9 9 9", "discard 4"])
-    assert g.results[0]["ended_by"] == "went_out"
+    assert g.results[0].ended_by == "went_out"
 
 
-def test_8_5_no_is_binding_for_the_turn() -> None:
+def test_8_5_2_no_is_binding_for_the_turn() -> None:
     g = finishing(preset(HKF), QUOTAS[HKF])
     play(g, ["draw", "ask", "answer no"])
     assert not g.may_go_out(0)
     assert clause(g, "ask") == "8.5"  # once a turn
-    assert clause(g, "meld 9 9 9") == "7.5"  # it would leave a last card to go out with
+    assert clause(g, "meld 9 9 9") == "7.5.4"  # it would leave a last card to go out with
     assert clause(g, "answer yes") == "8.5"
+    discard = g.refusal(act("discard 4"))
+    assert discard is None
     play(g, ["discard 4"])
 
 
-def test_8_5_melding_down_to_the_last_card_needs_the_answer_first() -> None:
+def test_8_5_1_melding_down_to_the_last_card_needs_the_answer_first() -> None:
     g = finishing(preset(HKF), QUOTAS[HKF])
     play(g, ["draw"])
-    assert clause(g, "meld 9 9 9") == "7.5"
+    assert clause(g, "meld 9 9 9") == "7.5.3"
     play(g, ["ask", "answer yes", "meld 9 9 9"])
 
 
-def test_8_5_yes_does_not_oblige() -> None:
+def test_8_5_1_going_out_unasked_is_refused() -> None:
+    g = finishing(preset(HKF), QUOTAS[HKF])
+    play(g, ["draw"])
+    refusal = g.refusal(act("meld 9 9 9"))
+    assert refusal is not None and "ask your partner" in refusal[1]
+    assert g.refusal(act("meld 9 9 9")) == g.refusal(act("meld 9 9 9"))
+
+
+def test_8_5_3_a_yes_obliges_the_player_to_go_out() -> None:
+    g = finishing(preset(HKF), QUOTAS[HKF], foot="9 4 4 4")
+    play(g, ["draw", "ask", "answer yes"])  # 9 9 9 4 4 4: everything melds
+    assert clause(g, "discard 4") == "8.5.3"  # a discard that does not go out
+    assert clause(g, "knock") == "3.6"
+    assert legal_texts(g) == {"meld 9 9 9", "meld 4 4 4"}
+    play(g, ["meld 4 4 4", "meld 9 9 9"])
+    assert g.results[0].ended_by == "went_out"
+
+
+def test_8_5_3_the_legal_steps_after_a_yes_all_lead_out() -> None:
+    # Q Q Q 2 K K: the 2 must go with the queens or the kings would be stranded.
+    g = finishing(preset("hand-and-foot-classic"), QUOTAS["hand-and-foot-classic"],
+                  foot="Q Q Q 2 K K", stock="K 4 4 6 4 6")
+    play(g, ["draw", "ask", "answer yes"])
+    for _ in range(20):
+        if g.results:
+            break
+        legal = g.legal_actions()
+        assert legal
+        g.apply(legal[-1])
+    assert g.results[0].ended_by == "went_out"
+
+
+def test_8_5_4_ask_only_when_going_out_can_be() -> None:
     g = finishing(preset(HKF), QUOTAS[HKF], foot="9 4 4")
+    play(g, ["draw"])  # 9 9 9 4 4: the two 4s can neither meld nor both be discarded
+    assert clause(g, "ask") == "8.5.4"
+    assert "ask" not in legal_texts(g)
+
+
+def test_8_5_variant_yes_does_not_oblige() -> None:
+    rules = house_rules(HKF, {"permission_yes": "allows"})
+    g = finishing(rules, QUOTAS[HKF], foot="9 4 4")
     play(g, ["draw", "ask", "answer yes", "meld 9 9 9", "discard 4"])
     assert g.round_no == 1 and g.seat == 1
 
@@ -364,14 +434,15 @@ def test_8_6_002_going_out_ends_with_a_discard() -> None:
 def test_8_6_meld_out_without_a_discard(name: str) -> None:
     g = finishing(preset(name), QUOTAS[name], foot="9", stock="9 9 4 6")
     play(g, ["draw", "ask", "answer yes", "meld 9 9 9"])
-    assert g.results[0]["ended_by"] == "went_out"
+    assert g.results[0].ended_by == "went_out"
 
 
 def test_8_6_variant_000_final_discard_required() -> None:
     rules = house_rules(HKF, {"last_card": "discard"})
     g = finishing(rules, QUOTAS[HKF], foot="9", stock="9 9 4 6")
-    play(g, ["draw", "ask", "answer yes"])
+    play(g, ["draw"])
     assert clause(g, "meld 9 9 9") == "8.6"
+    assert clause(g, "ask") == "8.5.4"  # 9 9 9 cannot end with a discard
 
 
 # ---------------------------------------------------------------- 9.1 the stock running out
@@ -383,8 +454,8 @@ def test_9_1_end_of_turn_the_last_drawer_still_melds_and_discards(name: str) -> 
     play(g, ["draw"])
     assert g.stock == [] and g.round_no == 1 and not g.over
     play(g, ["lay K K K, A A A", "discard 9"])
-    assert g.results[0]["ended_by"] == "stock_out"
-    assert not any("going out" in line[0] for line in g.results[0]["teams"][0]["lines"])
+    assert g.results[0].ended_by == "stock_out"
+    assert not any("going out" in ln.label for ln in g.results[0].teams[0].lines)
 
 
 @pytest.mark.parametrize("name", ["hand-and-foot", "triple-play"])
@@ -393,7 +464,7 @@ def test_9_1_cannot_draw_the_round_ends_when_the_next_player_finds_no_stock(name
     rest = ["4"] * (len(rules.packets) - 1)
     g = game(rules, " | ".join(["K K 9", *rest]), " | ".join(["9 9 6", *rest]), stock="4 K")
     play(g, ["draw", "discard 9"])
-    assert g.results[0]["ended_by"] == "stock_out"  # seat 1 cannot draw, even with 9 9
+    assert g.results[0].ended_by == "stock_out"  # seat 1 cannot draw, even with 9 9
 
 
 def test_9_1_004_with_the_stock_gone_play_goes_on_while_the_pile_is_taken() -> None:
@@ -406,14 +477,14 @@ def test_9_1_004_with_the_stock_gone_play_goes_on_while_the_pile_is_taken() -> N
     play(g, ["take-pile", "discard 6"])
     assert g.seat == 2  # seat 2 holds 6 6 and takes the 6
     play(g, ["stop"])
-    assert g.results[0]["ended_by"] == "stock_out"
+    assert g.results[0].ended_by == "stock_out"
 
 
 def test_9_1_004_the_round_ends_when_nobody_can_take_the_pile() -> None:
     g = game(preset("hand-and-foot-13"), "K K 9 | 4", "8 8 6 6 | 4", stock="4 8")
     g.opened[:] = [True, True]
     play(g, ["draw", "discard 9"])
-    assert g.results[0]["ended_by"] == "stock_out"
+    assert g.results[0].ended_by == "stock_out"
 
 
 # ---------------------------------------------------------------- 9.2 the turn cap
@@ -422,8 +493,8 @@ def test_9_2_the_turn_cap_ends_a_round_as_it_lies() -> None:
     g = game(rules, stock=" ".join(["4 6"] * 12))
     for _ in range(10):
         play(g, ["draw", "discard 4"])
-    assert g.results[0]["ended_by"] == "turn_cap"
-    assert g.results[0]["turns"] == 10
+    assert g.results[0].ended_by == "turn_cap"
+    assert g.results[0].turns == 10
 
 
 def test_9_2_turn_caps_of_the_presets() -> None:
@@ -438,7 +509,7 @@ def test_8_5_in_a_team_of_three_the_partner_who_plays_next_answers() -> None:
     play(g, ["draw", "ask"])
     assert g.actor == 2  # seats 0, 2, 4 play together; 2 plays next
     play(g, ["answer yes", "meld 9 9 9", "discard 4"])
-    assert g.results[0]["went_out"] == 0
+    assert g.results[0].went_out == 0
 
 
 def test_8_5_solo_players_ask_nobody() -> None:
@@ -449,7 +520,7 @@ def test_8_5_solo_players_ask_nobody() -> None:
     play(g, ["draw"])
     assert clause(g, "ask") == "8.5"
     play(g, ["meld 9 9 9", "discard 4"])
-    assert g.results[0]["ended_by"] == "went_out"
+    assert g.results[0].ended_by == "went_out"
 
 
 def test_8_2_quota_missing_names_what_each_kind_is_short_of() -> None:
@@ -462,3 +533,26 @@ def test_8_2_quota_missing_names_what_each_kind_is_short_of() -> None:
     assert classic.quota_missing(["clean", "clean", "clean", "dirty"]) == {"dirty": 1, "wild": 1}
     lenient = tables_for(preset("hand-and-foot-classic").replace(clean_fills_dirty=True))
     assert lenient.quota_missing(["clean", "clean", "clean", "dirty"]) == {"wild": 1}
+
+
+# ---------------------------------------------------------------- 7.5's sub-clauses
+def test_7_5_2_a_partner_not_in_the_foot_keeps_two_cards_back() -> None:
+    rules = house_rules(HKF, {"partner_in_foot": "in_foot"})
+    g = finishing(rules, QUOTAS[HKF], partner_foot=False)
+    play(g, ["draw"])
+    refusal = g.refusal(act("meld 9 9 9"))
+    assert refusal is not None and refusal[0] == "7.5.2" and "foot" in refusal[1]
+
+
+def test_7_5_3_unasked_keeps_two_cards_back() -> None:
+    g = finishing(preset(HKF), QUOTAS[HKF])
+    play(g, ["draw"])
+    refusal = g.refusal(act("meld 9 9 9"))
+    assert refusal is not None and refusal[0] == "7.5.3" and "ask your partner" in refusal[1]
+
+
+def test_7_5_4_after_a_no_keeps_two_cards_back() -> None:
+    g = finishing(preset(HKF), QUOTAS[HKF])
+    play(g, ["draw", "ask", "answer no"])
+    refusal = g.refusal(act("meld 9 9 9"))
+    assert refusal is not None and refusal[0] == "7.5.4" and "said no" in refusal[1]

@@ -20,11 +20,11 @@ HKF = "hand-knee-foot"  # 000
 
 
 def lines(g: Game, team: int, round_no: int = 1) -> dict[str, int]:
-    return {label: points for label, points in g.results[round_no - 1]["teams"][team]["lines"]}
+    return {ln.label: ln.points for ln in g.results[round_no - 1].teams[team].lines}
 
 
 def round_total(g: Game, team: int, round_no: int = 1) -> int:
-    return int(g.results[round_no - 1]["teams"][team]["total"])
+    return int(g.results[round_no - 1].teams[team].total)
 
 
 def stock_out(rules: Rules, *seats: str, replacements: str = "") -> Game:
@@ -34,7 +34,7 @@ def stock_out(rules: Rules, *seats: str, replacements: str = "") -> Game:
     play(g, ["draw", "discard 6"])
     if not g.results:  # 004 plays on while the pile can be taken
         play(g, ["stop"])
-    assert g.results[0]["ended_by"] == "stock_out"
+    assert g.results[0].ended_by == "stock_out"
     return g
 
 
@@ -50,7 +50,7 @@ def test_10_1_002_worked_round_scores_1935() -> None:
     to_foot(g, 2)
     set_melds(g, 0, "K K K K K K; 8 8 8 8 8 8 8; Q Q Q Q JK; A A A")
     play(g, ["draw", "add K: K", "add Q: Q", "add Q: JK", "discard 6"])
-    assert g.results[0]["ended_by"] == "went_out"
+    assert g.results[0].ended_by == "went_out"
     assert lines(g, 0) == {
         "melded cards": 350, "clean canastas x2": 1000, "dirty canastas x1": 300,
         "red threes laid x2": 200, "going out": 100, "cards left in foot": -15,
@@ -68,7 +68,7 @@ def test_10_2_000_worked_round_scores_12245() -> None:
     to_foot(g, 2)
     set_melds(g, 0, "7 7 7 7 7; 5 5 5 5 5 5 5; 2 2 2 2 2 JK JK; K K K K K K K; Q Q Q Q Q 2")
     play(g, ["draw", "ask", "answer yes", "add 7: 7", "add 7: 7", "add Q: JK", "discard 4"])
-    assert g.results[0]["ended_by"] == "went_out"
+    assert g.results[0].ended_by == "went_out"
     assert lines(g, 0) == {
         "melded cards": 460, "7s canastas x1": 5000, "5s canastas x1": 3000,
         "wild canastas x1": 2500, "clean canastas x1": 500, "dirty canastas x1": 300,

@@ -246,7 +246,7 @@ def test_2_6_first_player_is_the_dealers_left_and_the_deal_passes_left() -> None
     g = Game.new(rules, deals=[deal(rules, stock="K Q", pile="6"), round2])
     assert g.dealer == 0 and g.seat == 1
     play(g, ["draw", "discard 9"])  # the stock is now empty: seat 2 cannot draw
-    assert g.round_no == 2 and g.results[0]["ended_by"] == "stock_out"
+    assert g.round_no == 2 and g.results[0].ended_by == "stock_out"
     assert g.dealer == 1 and g.seat == 2
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from handfoot.cards import BLACK_THREE, KING, RED_THREE
+from handfoot.events import Drew
 from handfoot.presets import house_rules, preset
 from scenario import WILD_SLOT, cards, clause, event_names, game, hand, legal_texts, play
 
@@ -17,10 +18,11 @@ KNEE_TO_FOOT = ["draw", "meld K K K", "add K: K", "add K: K", "add K: K", "add K
                 "discard 9"]
 
 
-def in_foot_000(name: str = HKF, foot: str = "8 8 8", later_stock: str = "") -> object:
+def in_foot_000(name: str = HKF, foot: str = "8 8 8", later_stock: str = "",
+                **house: object) -> object:
     """Seat 0 in its foot at its second turn (000 or 001); the others draw 4s and 6s."""
     stock = "K K 4 6 4 6 4 6 " + later_stock + " 4 6 4 6 4 6 4 6"
-    g = game(preset(name), f"K K K K K | 9 | {foot}", stock=stock)
+    g = game(house_rules(name, house), f"K K K K K | 9 | {foot}", stock=stock)
     play(g, KNEE_TO_FOOT)
     assert g.packet_no[0] == 2
     for _ in range(3):
@@ -40,7 +42,7 @@ def test_3_1_the_turn_passes_left_after_a_discard() -> None:
 
 
 def test_3_1_only_the_asked_partner_acts_while_answering() -> None:
-    g = in_foot_000()
+    g = in_foot_000(permission_yes="allows")  # a yes that does not oblige: ask freely
     play(g, ["draw", "ask"])
     assert g.seat == 0 and g.actor == 2
     assert clause(g, "discard 8") == "8.5"
@@ -60,7 +62,7 @@ def test_3_2_with_one_card_left_the_draw_takes_it() -> None:
     g = game(preset(HF), "9 9 | 4", stock="K")
     events = play(g, ["draw"])
     assert hand(g, 0) == "9 9 K" and g.stock == []
-    assert ("draw", 0, (1,)) in [tuple(e) for e in events]
+    assert Drew(0, 1) in events
 
 
 # ---------------------------------------------------------------- 3.3 red threes drawn

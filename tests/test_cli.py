@@ -137,10 +137,10 @@ def test_demo_plays_a_round_and_scores_it(capsys: pytest.CaptureFixture[str]) ->
     lines = out.splitlines()
     assert len(lines) < 200
     assert any(line.startswith("turn   1") for line in lines)
-    assert "round 1 ended:" in out
-    assert "team 0 (seats 0, 2)" in out
-    assert "team 1 (seats 1, 3)" in out
-    assert out.count("    total") == 2
+    assert "round 1 over: " in out
+    assert "team 0 (seat 0, seat 2)" in out
+    assert "team 1 (seat 1, seat 3)" in out
+    assert out.count("    round score") == 2
     assert "melded cards" in out
 
 

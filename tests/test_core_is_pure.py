@@ -244,3 +244,44 @@ def test_core_module_discovery_sees_the_package() -> None:
     for mod in mods:
         assert mod.path.is_file(), f"core module {mod.name} has no source file {mod.path}"
         assert mod.name.split(".")[-1] not in NON_CORE_SUBPACKAGES
+
+
+# ---------------------------------------------------------------------- one-way modules
+def _runtime_core_imports(path: Path) -> set[str]:
+    """The core modules a core module imports when it runs (not under TYPE_CHECKING)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in tree.body:  # module level only: imports inside functions are for callers
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module:
+                found.add(node.module.split(".")[0])
+            else:
+                found |= {alias.name for alias in node.names}
+    return found
+
+
+def test_the_core_imports_in_one_direction() -> None:
+    graph = {p.stem: _runtime_core_imports(p) for p in PACKAGE_DIR.glob("*.py")
+             if p.stem != "__init__"}
+    # Depth-first search for a cycle.
+    state: dict[str, int] = {}
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for nxt in sorted(graph.get(name, ())):
+            if state.get(nxt) == 1:
+                raise AssertionError("import cycle: " + " -> ".join([*path, name, nxt]))
+            if state.get(nxt) is None:
+                visit(nxt, [*path, name])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [])
+    # The layers of docs/ARCHITECTURE.md.
+    assert not graph["facts"] & {"legality", "transitions", "flow", "engine"}
+    assert not graph["transitions"] & {"legality", "flow", "engine"}
+    assert not graph["legality"] & {"flow", "engine"}
+    assert "engine" not in graph["flow"]

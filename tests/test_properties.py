@@ -37,7 +37,9 @@ from handfoot.clauses import CLAUSES, IllegalAction
 from handfoot.engine import Game
 from handfoot.presets import PRESET_NAMES, preset
 from handfoot.rules import Rules
-from handfoot.state import STOCK_OUT, TURN_CAP, WENT_OUT, State
+from handfoot.state import RoundEnd, State
+
+WENT_OUT, STOCK_OUT, TURN_CAP = RoundEnd.WENT_OUT, RoundEnd.STOCK_OUT, RoundEnd.TURN_CAP
 
 PLAYERS = (2, 3, 4, 5, 6)
 HOW_ROUNDS_END = {WENT_OUT, STOCK_OUT, TURN_CAP}
@@ -74,6 +76,8 @@ def table_counts(g: State) -> list[int]:
             tot[TWO] += tw
             tot[JOKER] += j
     tot[RED_THREE] += sum(g.red3)
+    for k, n in enumerate(g.set_aside):  # pennies set aside beside finished canastas
+        tot[k] += n
     return tot
 
 
@@ -164,7 +168,9 @@ def freeze(value: Any) -> Any:
 
 
 def state_of(g: State) -> dict[str, Any]:
-    return {name: freeze(getattr(g, name)) for name in State.__slots__ if name != "t"}
+    """Every value of the table (not the tables, nor the cache of the legal list)."""
+    return {name: freeze(getattr(g, name)) for name in State.__slots__
+            if name not in ("t", "_legal", "_legal_at")}
 
 
 # ====================================================================== every card once
@@ -270,9 +276,9 @@ def test_every_game_ends(name: str, n: int, seed: int, greedy: bool) -> None:
         else:
             last_turn, turn_steps = (g.round_no, g.turns), 0
     assert len(g.results) == rules.rounds
-    assert [r["round"] for r in g.results] == list(range(1, rules.rounds + 1))
-    assert all(r["ended_by"] in HOW_ROUNDS_END for r in g.results)
-    assert g.totals == [sum(r["teams"][t]["total"] for r in g.results)
+    assert [r.round for r in g.results] == list(range(1, rules.rounds + 1))
+    assert all(r.ended_by in HOW_ROUNDS_END for r in g.results)
+    assert g.totals == [sum(r.teams[t].total for r in g.results)
                         for t in range(rules.teams)]
 
 
@@ -319,7 +325,7 @@ def test_a_clone_is_independent(name: str, n: int, seed: int, greedy: bool, stop
             break
         g.apply(act(g, rng))
     before = state_of(g)
-    c = g.clone()
+    c = g.clone(history=True)
     assert type(c) is Game
     assert state_of(c) == before
     # Play the clone on to the end, then scribble on every list it holds.
@@ -335,7 +341,7 @@ def test_a_clone_is_independent(name: str, n: int, seed: int, greedy: bool, stop
                     item.append(None)
     assert state_of(g) == before
     # The original plays on exactly like a fresh clone of it.
-    twin = g.clone()
+    twin = g.clone(history=True)
     rng_a, rng_b = random.Random(seed + 2), random.Random(seed + 2)
     while not g.over:
         a = act(g, rng_a)
@@ -361,7 +367,7 @@ MIN_GREEDY_WENT_OUT = {
 
 def check_round_end(g: Game, result: dict[str, Any], stats: Counter[str]) -> None:
     """How a finished round ended, checked against the table it left (before the next deal)."""
-    how = result["ended_by"]
+    how = result.ended_by
     assert how in HOW_ROUNDS_END
     stats[how] += 1
 
@@ -383,11 +389,11 @@ def play_game(rules: Rules, seed: int, greedy: bool, stats: Counter[str]) -> Gam
         steps += 1
         if len(g.results) > before:  # a round just ended (the table now shows the next deal)
             result = g.results[-1]
-            assert result["round"] == round_no
+            assert result.round == round_no
             check_round_end(g, result, stats)
-            how = result["ended_by"]
+            how = result.ended_by
             if how == WENT_OUT:
-                assert result["went_out"] >= 0
+                assert result.went_out >= 0
             elif how == TURN_CAP:
                 assert turns + 1 >= rules.turn_cap
             stats["foot reached"] += any(feet) or how == WENT_OUT
@@ -398,7 +404,7 @@ def play_game(rules: Rules, seed: int, greedy: bool, stats: Counter[str]) -> Gam
             check_table(g)
     check_table(g)
     assert len(g.results) == rules.rounds
-    assert g.totals == [sum(r["teams"][t]["total"] for r in g.results)
+    assert g.totals == [sum(r.teams[t].total for r in g.results)
                         for t in range(rules.teams)]
     return g
 
@@ -417,11 +423,11 @@ def play_round(rules: Rules, seed: int, greedy: bool, stats: Counter[str]) -> Ga
     check_table(g)
     result = g.results[-1]
     check_round_end(g, result, stats)
-    how = result["ended_by"]
+    how = result.ended_by
     last = len(rules.packets) - 1
     if how == WENT_OUT:
         seat = g.went_out
-        assert result["went_out"] == seat >= 0
+        assert result.went_out == seat >= 0
         assert g.hand_n[seat] == 0 and g.packet_no[seat] == last
         assert g.may_go_out(seat)
     elif how == STOCK_OUT:

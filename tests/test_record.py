@@ -21,12 +21,13 @@ from handfoot.cli.replay import run
 from handfoot.engine import Game
 from handfoot.presets import PRESET_NAMES, preset
 from handfoot.record import (
-    Recorder,
+    Record,
     RecordError,
     load_record,
     record_to_json,
     replay,
 )
+from handfoot.scoring import RoundResult
 from handfoot.views import view
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -38,16 +39,15 @@ HF_105 = EXAMPLES / "hf-first-meld-105.json"
 
 def random_game_record(name: str, seed: int) -> str:
     rules = preset(name)
-    recorder = Recorder.new(rules, seed=seed, names=[f"p{s}" for s in range(rules.players)])
+    game = Game.new(rules, seed=seed)
     rng = random.Random(seed)
-    game = recorder.game
     while not game.over:
-        recorder.apply(rng.choice(game.legal_actions()))
-    return record_to_json(recorder.record())
+        game.apply(rng.choice(game.legal_actions()))
+    return record_to_json(Record.from_game(game, [f"p{s}" for s in range(rules.players)]))
 
 
-def lines_of(result: dict[str, Any], team: int) -> dict[str, int]:
-    return {label: points for label, points in result["teams"][team]["lines"]}
+def lines_of(result: RoundResult, team: int) -> dict[str, int]:
+    return {ln.label: ln.points for ln in result.teams[team].lines}
 
 
 # ---------------------------------------------------------------------- round trip
@@ -91,10 +91,10 @@ def test_hkf_worked_round_scores_12245() -> None:
     outcome = replay(record)
     assert outcome.ok, (outcome.illegal, outcome.mismatches)
     result = outcome.results[0]
-    assert result["ended_by"] == "went_out"
-    assert result["went_out"] == 1  # the partner of seat 3 ("you")
-    team = result["teams"][1]
-    assert team["total"] == 12245
+    assert result.ended_by == "went_out"
+    assert result.went_out == 1  # the partner of seat 3 ("you")
+    team = result.teams[1]
+    assert team.total == 12245
     lines = lines_of(result, 1)
     canastas = {k: v for k, v in lines.items() if "canastas" in k}
     assert canastas == {"7s canastas x1": 5000, "5s canastas x1": 3000,
@@ -131,8 +131,8 @@ def test_hf_worked_round_scores_1935() -> None:
     outcome = replay(record)
     assert outcome.ok, (outcome.illegal, outcome.mismatches)
     result = outcome.results[0]
-    assert result["round"] == 2
-    assert result["teams"][1]["total"] == 1935
+    assert result.round == 2
+    assert result.teams[1].total == 1935
     lines = lines_of(result, 1)
     assert lines["clean canastas x2"] + lines["dirty canastas x1"] == 1300
     assert lines["red threes laid x2"] == 200
@@ -236,18 +236,18 @@ def test_scenario_without_results_is_computed() -> None:
     del data["rounds"][0]["result"], data["totals"], data["ended"]
     outcome = replay(load_record(json.dumps(data)))
     assert outcome.ok
-    assert outcome.results[0]["teams"][1]["total"] == 12245
+    assert outcome.results[0].teams[1].total == 12245
     # The replayed record is complete again.
     assert record_to_json(outcome.record) == HKF_12245.read_text(encoding="utf-8")
 
 
-def test_recorder_refuses_the_wrong_seat() -> None:
-    recorder = Recorder.new(preset("hand-and-foot"), seed=1)
+def test_a_game_refuses_the_wrong_seat() -> None:
+    game = Game.new(preset("hand-and-foot"), seed=1)
     with pytest.raises(IllegalAction) as err:
-        recorder.apply("draw", seat=0)  # seat 1 plays first after dealer 0
+        game.apply("draw", seat=0)  # seat 1 plays first after dealer 0
     assert err.value.clause == "3.1"
-    recorder.apply("draw", seat=1)
-    assert recorder.record().rounds[0].actions[0][0] == 1
+    game.apply("draw", seat=1)
+    assert Record.from_game(game).rounds[0].actions[0][0] == 1
 
 
 # ---------------------------------------------------------------------- bad records
@@ -265,7 +265,7 @@ def test_bad_records_name_the_field() -> None:
         edit(copy)
         return copy
 
-    assert _error_field(changed(lambda d: d.update(version=2))) == "version"
+    assert _error_field(changed(lambda d: d.update(version=3))) == "version"
     assert _error_field(changed(lambda d: d.update(format="pgn"))) == "format"
     assert _error_field(changed(lambda d: d.pop("rounds"))) == "rounds"
     assert _error_field(changed(lambda d: d.pop("version"))) == "version"
@@ -327,7 +327,7 @@ def _args(path: Path, *, json_out: bool = False, quiet: bool = False) -> argpars
 def test_cli_replay_ok(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(_args(HKF_12245)) == 0
     out = capsys.readouterr().out
-    assert "GOES OUT" in out and "12,245" in out and "canasta of 7s" in out
+    assert "goes out!" in out and "12,245" in out and "canasta of 7s" in out
     assert "replay matches the record" in out
     assert main(["replay", str(HF_1935), "--quiet"]) == 0
     out = capsys.readouterr().out
@@ -393,13 +393,12 @@ def test_a_round_that_does_not_end_is_a_mismatch() -> None:
 
 def test_seeded_game_from_a_later_round_round_trips() -> None:
     rules = preset("hand-knee-foot")
-    recorder = Recorder.new(rules, seed=5, first_dealer=2, first_round=3)
-    game = recorder.game
+    game = Game.new(rules, seed=5, first_dealer=2, first_round=3)
     assert (game.round_no, game.dealer, game.minimum) == (3, 2, 120)
     rng = random.Random(5)
     while not game.over:
-        recorder.apply(rng.choice(game.legal_actions()))
-    record = recorder.record()
+        game.apply(rng.choice(game.legal_actions()))
+    record = Record.from_game(game)
     assert [r.round for r in record.rounds] == [3, 4]
     text = record_to_json(record)
     outcome = replay(load_record(text))
@@ -420,8 +419,7 @@ def test_property_replay_reproduces_any_record_byte_for_byte(
     """Every preset, every player count, random or sensible play: record -> JSON -> load ->
     replay gives the same results and the same bytes."""
     rules = preset(name, players).replace(rounds=1)
-    recorder = Recorder.new(rules, seed=seed)
-    game = recorder.game
+    game = Game.new(rules, seed=seed)
     rng = random.Random(seed)
     players_ = [make_bot("basic", seed=seed + s) for s in range(players)] if bots else None
     while not game.over:
@@ -430,8 +428,21 @@ def test_property_replay_reproduces_any_record_byte_for_byte(
             action = players_[game.actor].choose(view(game, game.actor), legal)
         else:
             action = rng.choice(legal)
-        recorder.apply(action)
-    text = record_to_json(recorder.record())
+        game.apply(action)
+    text = record_to_json(Record.from_game(game))
     outcome = replay(load_record(text))
     assert outcome.ok, (outcome.illegal, outcome.mismatches)
     assert record_to_json(outcome.record) == text
+
+
+def test_a_version_1_record_replays_as_it_was_played() -> None:
+    # Version 1 had no permission_yes or canasta_pennies: its games were played with a yes
+    # that allows and no pennies, and its knee-game results named a knee in play "knee".
+    data = json.loads(HKF_12245.read_text(encoding="utf-8"))
+    data["version"] = 1
+    del data["rules"]["permission_yes"], data["rules"]["canasta_pennies"]
+    record = load_record(json.dumps(data))
+    assert record.version == 1
+    assert record.rules.permission_yes == "allows" and record.rules.canasta_pennies == 0
+    assert replay(record).ok
+    assert record_to_json(record).startswith('{\n "format": "handfoot-record",\n "version": 2,')

@@ -37,7 +37,8 @@ from handfoot.rules import (
 )
 
 RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "RULES.md"
-HAND_AND_FOOT = ("hand-and-foot", "hand-and-foot-classic", "hand-and-foot-13")
+HAND_AND_FOOT = ("hand-and-foot", "hand-and-foot-classic", "hand-and-foot-13",
+                 "pennies-from-heaven")
 KNEE_GAMES = ("hand-knee-foot", "triple-play", "hand-knee-foot-club")
 OPTION_FIELDS = [f.name for f in dataclasses.fields(Rules) if f.name not in ("name", "source")]
 
@@ -54,11 +55,12 @@ def refused(key: str, **overrides: Any) -> RulesError:
 
 
 # ------------------------------------------------------------------ presets and player counts
-def test_there_are_six_presets_each_naming_its_document() -> None:
+def test_there_are_seven_presets_each_naming_its_document() -> None:
     assert set(PRESET_NAMES) == set(HAND_AND_FOOT + KNEE_GAMES)
     documents = {
         "hand-and-foot": "002", "hand-and-foot-classic": "003", "hand-and-foot-13": "004",
         "hand-knee-foot": "000", "triple-play": "001", "hand-knee-foot-club": "000",
+        "pennies-from-heaven": "003",
     }
     for name in PRESET_NAMES:
         rules = preset(name)

@@ -88,15 +88,15 @@ def test_search_plays_a_full_round(name: str) -> None:
             for s in range(rules.players)]
     play(g, bots, until_round_end=True)
     assert len(g.results) == 1
-    assert g.results[0]["ended_by"] in ("went_out", "stock_out", "turn_cap")
+    assert g.results[0].ended_by in ("went_out", "stock_out", "turn_cap")
 
 
 def test_a_finished_round_is_valued_at_its_score() -> None:
     rules = preset("hand-and-foot")
     g = Game.new(rules, seed=8)
     play(g, [HeuristicBot(seed=s) for s in range(rules.players)], until_round_end=True)
-    teams = g.results[0]["teams"]
-    assert value(g, 0, 1) == teams[0]["total"] - teams[1]["total"]
+    teams = g.results[0].teams
+    assert value(g, 0, 1) == teams[0].total - teams[1].total
     assert value(g, 1, 1) == -value(g, 0, 1)
 
 

@@ -82,7 +82,7 @@ class Fuzzer:
                              options={"bot_pace": 10})
         self.server, self.table = server, made["table"]
         self.url = made["websocket"]
-        self.ws = connect(self.url)
+        self.ws = self._open()
         self.ws.send(json.dumps({"type": "hello", "protocol": 1,
                                  "host_token": made["host_token"]}))
         self.ws.send(json.dumps({"type": "join", "seat": 0, "name": "Fuzz"}))
@@ -105,8 +105,13 @@ class Fuzzer:
                 return out
             out.append(m)
 
+    def _open(self) -> ClientConnection:
+        # Entered as a context manager, as the library asks; closed with the module's server.
+        ws: ClientConnection = connect(self.url).__enter__()
+        return ws
+
     def reconnect(self) -> None:
-        self.ws = connect(self.url)
+        self.ws = self._open()
         self.ws.send(json.dumps({"type": "hello", "protocol": 1, "seat_token": self.token}))
 
 

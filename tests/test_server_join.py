@@ -106,14 +106,14 @@ def test_a_terminal_player_at_a_web_table(server: Server, tmp_path: Path) -> Non
                 undone = True
                 assert term.until("legal: ").endswith(" | undo")  # the meld is made: undo it
                 term.type("undo")
-                term.until("Tess takes back a step")
+                term.until("You take back a step")
             moves += 1
         assert term.close() == 0
     finally:
         if term.proc.poll() is None:
             term.proc.kill()
     table = server.hall.tables[made["table"]]
-    mine = [a for a in table.keeper.actions if a[1] == 0]
+    mine = [p for p in table.keeper.game.history if p.seat == 0]
     assert len(mine) >= 10, "\n".join(term.seen[-60:])
     # The seat token was kept: the same command without a seat takes seat 0 back.
     again = Terminal(["--join", made["invite"]], tmp_path)

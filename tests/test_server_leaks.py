@@ -33,9 +33,10 @@ FORBIDDEN_KEYS = {"hands", "packets", "stock", "deal", "deals", "seed", "seat_to
 VIEW_KEYS = {"seat", "round", "rounds", "dealer", "turn", "actor", "phase", "turns", "hand",
              "seats", "teams", "pile", "pile_top", "stock_size", "totals", "results",
              "took_pile", "retracted", "asked", "staged", "pile_taken", "minimum", "ended_by",
-             "went_out"}
+             "went_out", "set_aside", "passes"}
 CARD = r"(?:10|[4-9]|J|Q|K|A|2|JK|R3|B3)"
-DRAWN = re.compile(rf"^(?P<name>.+) draws (?P<cards>{CARD}(?: {CARD})*)$")  # names the cards
+# A draw line that names the cards: only ever "You draw K 7", in the drawer's own copy.
+DRAWN = re.compile(rf"^(?P<name>.+) draws? (?P<cards>{CARD}(?: {CARD})*)$")
 
 Received = list[tuple[int | None, dict[str, Any]]]
 
@@ -119,7 +120,7 @@ def check(received: Received, states: list[Game], names: list[str]) -> int:
         assert hands == (1 if seat is not None and "hand" in m.get("view", {}) else 0), \
             f"a hand sent to {seat}: {m['type']}"
         version = m.get("version")
-        lines: list[str] = []
+        lines: list[tuple[int | None, str]] = []  # (the seat that acted, a line)
         if m["type"] in ("state", "update"):
             game = states[version]
             view = m["view"]
@@ -131,7 +132,7 @@ def check(received: Received, states: list[Game], names: list[str]) -> int:
             assert [s["hand_size"] for s in view["seats"]] == game.hand_n
             if m["legal"]:
                 assert seat == game.actor
-            lines = m["log"]
+            lines = [(m.get("seat"), line) for line in m["log"]]
             # No string in the message is another seat's hand written out, unless the same
             # cards are also a public group (the pile, known cards, cards taken from the pile).
             public = {view["pile"], *(s["known"] for s in view["seats"]),
@@ -145,11 +146,11 @@ def check(received: Received, states: list[Game], names: list[str]) -> int:
                     assert written not in strings, \
                         f"seat {t}'s hand {written!r} in a message to seat {seat}"
         elif m["type"] == "catch_up":
-            lines = [line for e in m["entries"] for line in e["log"]]
-        for line in lines:
+            lines = [(e["seat"], line) for e in m["entries"] for line in e["log"]]
+        for actor, line in lines:
             drawn = DRAWN.match(line)
             if drawn:
-                assert seat is not None and drawn["name"] == names[seat], \
+                assert drawn["name"] == "You" and seat is not None and actor == seat, \
                     f"{line!r} sent to {'a spectator' if seat is None else names[seat]}"
     return len(received)
 

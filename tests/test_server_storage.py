@@ -70,7 +70,7 @@ def test_tables_seats_games_and_undo_are_kept(database: str) -> None:
                 applied = keeper.apply(g.actor, action)
                 version += 1
                 await storage.append(row.id, 1, ActionRow(
-                    len(keeper.actions) - 1, applied.round, applied.seat, action.text, version,
+                    keeper.actions - 1, applied.round, applied.seat, action.text, version,
                     "bot"), [(r, d.to_mapping()) for r, d in applied.new_deals], g.over)
             stored = await storage.load(row.id)
             assert stored is not None and stored.game is not None

@@ -85,9 +85,8 @@ def test_round_records_add_up_to_the_game() -> None:
     assert [r["round"] for r in records] == [1, 2]
     assert [sum(r["scores"][t] for r in records) for t in range(2)] == game.totals
     for r, result in zip(records, game.results, strict=True):
-        assert r["turns"] == result["turns"] and r["ended_by"] == result["ended_by"]
-        laid = sum(int(label.split("x")[-1]) for team in result["teams"]
-                   for label, _ in team["lines"] if label.startswith("red threes laid"))
+        assert r["turns"] == result.turns and r["ended_by"] == result.ended_by
+        laid = sum(team.tally.red_threes_laid for team in result.teams if team.tally)
         assert sum(r["red_threes"]) >= laid  # lines omit threes without a canasta
         assert sum(r["red_threes"]) <= 2 * rules.decks
 

@@ -34,7 +34,7 @@ SEAT_KEYS = {"hand_size", "packet", "packet_sizes", "red_threes", "knee_pending"
 TOP_KEYS = {"rules", "seat", "round", "rounds", "dealer", "turn", "actor", "phase", "turns",
             "hand", "seats", "teams", "pile", "pile_top", "stock_size", "totals", "results",
             "took_pile", "retracted", "asked", "staged", "pile_taken", "minimum", "ended_by",
-            "went_out"}
+            "went_out", "set_aside", "passes"}
 
 
 def rehide(g: Game, seat: int, rng: random.Random) -> Game:

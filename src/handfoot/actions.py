@@ -23,14 +23,28 @@ from .cards import (
     parse_slot,
     slot_token,
 )
+from .errors import HandfootError
 
 
-class ActionSyntaxError(ValueError):
+class ActionSyntaxError(HandfootError):
     """Text that does not spell an action."""
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
+class _Rebuilds:
+    """The repr of an action is the call that rebuilds it: ``parse_action('discard K')``."""
+
+    __slots__ = ()
+
+    @property
+    def text(self) -> str:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"parse_action({self.text!r})"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Draw(_Rebuilds):
     """Draw two cards from the stock."""
 
     @property
@@ -38,8 +52,8 @@ class Draw:
         return "draw"
 
 
-@dataclass(frozen=True, slots=True)
-class Stop:
+@dataclass(frozen=True, slots=True, repr=False)
+class Stop(_Rebuilds):
     """With the stock empty, decline to take the pile: the round ends."""
 
     @property
@@ -47,8 +61,8 @@ class Stop:
         return "stop"
 
 
-@dataclass(frozen=True, slots=True)
-class TakePile:
+@dataclass(frozen=True, slots=True, repr=False)
+class TakePile(_Rebuilds):
     """Take the pile, melding its top card with a pair from the hand.
 
     ``wild`` is -1 for a natural pair; under ``pile_pair = "meldable"`` it may name the wild
@@ -62,8 +76,8 @@ class TakePile:
         return "take-pile" if self.wild < 0 else f"take-pile with {KIND_TOKENS[self.wild]}"
 
 
-@dataclass(frozen=True, slots=True)
-class Start:
+@dataclass(frozen=True, slots=True, repr=False)
+class Start(_Rebuilds):
     """Start a new meld in ``slot`` (a rank, or the wild slot) with exactly three cards."""
 
     slot: int
@@ -76,8 +90,8 @@ class Start:
         return "meld " + _part_text(self.slot, self.naturals, self.twos, self.jokers)
 
 
-@dataclass(frozen=True, slots=True)
-class Add:
+@dataclass(frozen=True, slots=True, repr=False)
+class Add(_Rebuilds):
     """Add one card of ``kind`` to the team's open meld in ``slot``."""
 
     slot: int
@@ -88,8 +102,8 @@ class Add:
         return f"add {slot_token(self.slot)}: {KIND_TOKENS[self.kind]}"
 
 
-@dataclass(frozen=True, slots=True)
-class Discard:
+@dataclass(frozen=True, slots=True, repr=False)
+class Discard(_Rebuilds):
     kind: int
 
     @property
@@ -97,8 +111,8 @@ class Discard:
         return f"discard {KIND_TOKENS[self.kind]}"
 
 
-@dataclass(frozen=True, slots=True)
-class Knock:
+@dataclass(frozen=True, slots=True, repr=False)
+class Knock(_Rebuilds):
     """End the turn without a discard, after taking the pile where the rules say so."""
 
     @property
@@ -106,8 +120,8 @@ class Knock:
         return "knock"
 
 
-@dataclass(frozen=True, slots=True)
-class Retract:
+@dataclass(frozen=True, slots=True, repr=False)
+class Retract(_Rebuilds):
     """Take back this turn's opening melds when they fall short of the minimum."""
 
     @property
@@ -115,8 +129,8 @@ class Retract:
         return "retract"
 
 
-@dataclass(frozen=True, slots=True)
-class Ask:
+@dataclass(frozen=True, slots=True, repr=False)
+class Ask(_Rebuilds):
     """Ask a partner "may I go out?"."""
 
     @property
@@ -124,8 +138,8 @@ class Ask:
         return "ask"
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
+@dataclass(frozen=True, slots=True, repr=False)
+class Answer(_Rebuilds):
     yes: bool
 
     @property
@@ -133,9 +147,12 @@ class Answer:
         return "answer yes" if self.yes else "answer no"
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
+@dataclass(frozen=True, slots=True, repr=False)
+class Part(_Rebuilds):
     """One piece of a lay-down: cards for one meld slot (new or already open)."""
+
+    def __repr__(self) -> str:
+        return f"parse_part({self.text!r})"
 
     slot: int
     naturals: int
@@ -151,8 +168,8 @@ class Part:
         return _part_text(self.slot, self.naturals, self.twos, self.jokers)
 
 
-@dataclass(frozen=True, slots=True)
-class LayDown:
+@dataclass(frozen=True, slots=True, repr=False)
+class LayDown(_Rebuilds):
     """Several new melds and additions at once, checked as a whole (the opening minimum)."""
 
     parts: tuple[Part, ...]
@@ -287,6 +304,16 @@ def _build_atomic() -> tuple[Action, ...]:
     out += [KNOCK, RETRACT, ASK, *ANSWERS]
     return tuple(out)
 
+
+# The meld steps of each slot in the order the legal list gives them: (slot, whether it is a
+# rank, add a natural, add a 2, add a joker, ((makeup, start), ...)).
+MELD_STEPS: tuple[tuple[int, bool, Add, Add, Add, tuple[tuple[tuple[int, int, int], Start], ...]],
+                  ...] = tuple(
+    (slot, slot != WILD_SLOT, ADDS.get((slot, slot), ADDS[(slot, TWO)]), ADDS[(slot, TWO)],
+     ADDS[(slot, JOKER)],
+     tuple((m, STARTS[(slot, m)]) for m in (WILD_MAKEUPS if slot == WILD_SLOT else START_MAKEUPS)))
+    for slot in range(NUM_SLOTS)
+)
 
 # The fixed atomic action space: index <-> action, for masks and learning agents.
 ATOMIC_ACTIONS: tuple[Action, ...] = _build_atomic()

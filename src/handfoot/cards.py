@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from .errors import HandfootError
+
 # Kind indices.  0..10 are the meldable ranks 4..A; they double as meld slots.
 FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(11)
 TWO = 11
@@ -35,7 +37,7 @@ SUITS = ("♣", "♦", "♥", "♠")
 CARDS_PER_DECK = 54
 
 
-class CardError(ValueError):
+class CardError(HandfootError):
     """A card token that names no card kind."""
 
 

@@ -6,6 +6,8 @@ test can be named after it.  docs/RULES.md carries the same numbers (a test keep
 
 from __future__ import annotations
 
+from .errors import HandfootError
+
 CLAUSES: dict[str, str] = {
     "1.1": "Card values",
     "1.2": "Wild cards",
@@ -42,11 +44,19 @@ CLAUSES: dict[str, str] = {
     "7.3": "Picking up the foot",
     "7.4": "Red threes found in a knee or foot",
     "7.5": "No stripping bare",
+    "7.5.1": "No stripping bare: the quota is not met",
+    "7.5.2": "No stripping bare: a partner is not in the foot",
+    "7.5.3": "No stripping bare: the partner has not been asked",
+    "7.5.4": "No stripping bare: the partner said no",
     "8.1": "The going-out quota",
     "8.2": "Which canasta fills which requirement",
     "8.3": "Going out from the foot",
     "8.4": "Partners in their feet",
     "8.5": "Asking permission",
+    "8.5.1": "Ask before going out",
+    "8.5.2": "A no binds for the turn",
+    "8.5.3": "A yes binds: go out this turn",
+    "8.5.4": "Ask only when you can go out",
     "8.6": "The last card",
     "9.1": "The stock running out",
     "9.2": "The turn cap",
@@ -61,7 +71,7 @@ CLAUSES: dict[str, str] = {
 }
 
 
-class IllegalAction(ValueError):
+class IllegalAction(HandfootError):
     """An action the rules do not allow here.  ``clause`` is a number in docs/RULES.md."""
 
     def __init__(self, clause: str, message: str, action: object = None) -> None:

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CardError, card_kind, counts_of, format_cards, parse_cards, shoe_counts, shoe_ids
+from .errors import HandfootError
 from .rules import Rules
 
 
-class DealError(ValueError):
+class DealError(HandfootError):
     """An explicit deal that does not fit the rules (wrong packet sizes, cards not in the shoe)."""
 
 

@@ -1,4 +1,4 @@
-"""Whether an action is legal now, and in plain words why not.
+"""Whether an action is legal now, and in plain words why not: one check per action type.
 
 Every check returns ``None`` or a ``Refusal``: the clause of docs/RULES.md and a reason a player
 can read.  Checks that depend on how a turn can end (the opening, keeping a card to discard,
@@ -8,10 +8,15 @@ legally after it, so a player or an agent never walks into a dead end.
 
 from __future__ import annotations
 
-from . import transitions
+from collections.abc import Callable
+from typing import Any
+
+from . import facts, transitions
 from .actions import (
     ADDS,
+    START_MAKEUPS,
     STARTS,
+    WILD_MAKEUPS,
     Action,
     Add,
     Answer,
@@ -36,140 +41,56 @@ from .cards import (
     WILD_SLOT,
 )
 from .events import Refusal
-from .state import (
-    ANSWER,
-    DRAW,
-    GAME_OVER,
-    MELD,
-    NO,
-    NOT_ASKED,
-    PILE_OPENING,
-    YES,
-    State,
-)
+from .state import AskState, Phase, State
 from .tables import slot_name
 
-
-# ====================================================================== facts used by the checks
-def canasta_kinds(g: State, team: int) -> list[str]:
-    t = g.t
-    kinds = [t.canasta_kind(s, tw + j) for s, _n, tw, j in g.closed[team]]
-    size = t.canasta
-    nat, two, jok = g.nat[team], g.two[team], g.jok[team]
-    for s in range(NUM_SLOTS):
-        if nat[s] + two[s] + jok[s] >= size:
-            kinds.append(t.canasta_kind(s, two[s] + jok[s]))
-    return kinds
+DRAW, PILE_OPENING, MELD, ANSWER, GAME_OVER = (
+    Phase.DRAW, Phase.PILE_OPENING, Phase.MELD, Phase.ANSWER, Phase.GAME_OVER)
+_MUST_GO_OUT = ("8.5.3", "your partner said yes: you must go out this turn")
 
 
-def has_canasta(g: State, team: int) -> bool:
-    if g.closed[team]:
-        return True
-    size = g.t.canasta
-    nat, two, jok = g.nat[team], g.two[team], g.jok[team]
-    return any(nat[s] + two[s] + jok[s] >= size for s in range(NUM_SLOTS))
-
-
-def go_out_refusal(g: State, seat: int) -> Refusal | None:
-    """Why the seat may not go out now, if it emptied its last card (8.1-8.5)."""
-    rules = g.rules
-    if g.packet_no[seat] != g.t.last_packet:
-        return ("8.3", f"you can go out only from your {rules.packet_names[-1]}")
-    team = seat % g.t.teams
-    if not g.t.quota_met(canasta_kinds(g, team)):
-        need = ", ".join(f"{n} {k}" for k, n in rules.quota if n)
-        return ("8.1", f"your team needs its canastas first ({need})")
-    if rules.partner_in_foot != "no":
-        for mate in rules.seats_of(team):
-            if mate == seat:
-                continue
-            if g.packet_no[mate] != g.t.last_packet:
-                return ("8.4", "every partner must be in their foot before you go out")
-            if rules.partner_in_foot == "played_from_foot" and not g.foot_played[mate]:
-                return ("8.4", "every partner must have played from their foot first")
-    if rules.permission and rules.team_size > 1 and g.asked != YES:
-        if g.asked == NO:
-            return ("8.5", "your partner said no: you may not go out this turn")
-        return ("8.5", "ask your partner \"may I go out?\" first")
-    return None
-
-
-def next_packet_refusal(g: State, seat: int, team_has_canasta: bool) -> Refusal | None:
-    """Why the seat may not empty its current (not last) packet now (7.2)."""
-    if (g.packet_no[seat] == 0 and g.t.knee_rule and not team_has_canasta
-            and g.rules.empty_before_knee == "forbidden"):
-        return ("7.2", "you may not empty your hand before your team's first canasta "
-                "brings your knee")
-    return None
-
-
-def discard_owed(g: State) -> bool:
-    return not (g.took_pile and not g.rules.discard_after_pile)
-
-
-# ====================================================================== legality
 def refusal(g: State, action: Action) -> Refusal | None:
-    phase = g.phase
-    if phase == GAME_OVER:
+    """Why ``action`` is illegal now, or None when it is legal."""
+    if g.phase is GAME_OVER:
         return ("10.8", "the game is over")
-    if isinstance(action, Answer):
-        if phase != ANSWER:
-            return ("8.5", "nobody has asked to go out")
-        return None
-    if phase == ANSWER:
+    check = CHECKS.get(type(action))
+    if check is None:
+        return ("3.1", f"unknown action {action!r}")
+    if g.phase is ANSWER and check is not _answer:
         return ("8.5", f"seat {g.actor} must first answer \"may I go out?\"")
-    if isinstance(action, Draw):
-        if phase != DRAW:
-            return ("3.2", "you have already drawn this turn")
-        if not g.stock:
-            return ("9.1", "the stock is empty")
-        return None
-    if isinstance(action, Stop):
-        if phase != DRAW or g.stock:
-            return ("9.1", "you may stop only when the stock is empty at the start of a turn")
-        return None
-    if isinstance(action, TakePile):
-        return take_refusal(g, action)
-    if isinstance(action, Start | Add | LayDown):
-        if phase == DRAW:
-            return ("3.4", "draw or take the pile before melding")
-        if g.retracted:
-            return ("6.3", "after taking back an opening you may not meld again this turn")
-        if isinstance(action, LayDown):
-            return _laydown_refusal(g, action)
-        return meld_refusal(g, action)
-    if isinstance(action, Discard):
-        return discard_refusal(g, action.kind)
-    if isinstance(action, Knock):
-        if phase != MELD:
-            return ("3.6", "you knock to end your turn after melding")
-        if discard_owed(g) and not _cannot_discard(g):
-            return ("3.6", "you knock only after taking the pile, where the turn ends "
-                    "without a discard")
-        if g.staged and not g.opened[g.seat % g.t.teams]:
-            return ("6.1", f"your opening has {g.staged} points; it needs {g.minimum}")
-        return None
-    if isinstance(action, Retract):
-        if phase == DRAW or not g.staged or g.opened[g.seat % g.t.teams]:
-            return ("6.3", "there is no short opening to take back")
-        return None
-    if isinstance(action, Ask):
-        rules = g.rules
-        if not rules.permission or rules.team_size == 1:
-            return ("8.5", "these rules do not ask a partner's permission")
-        if phase != MELD:
-            return ("8.5", "ask after drawing, during your turn")
-        if g.asked != NOT_ASKED:
-            return ("8.5", "you have already asked this turn")
-        if g.packet_no[g.seat] != g.t.last_packet:
-            return ("8.3", f"you can go out only from your {rules.packet_names[-1]}")
-        return None
-    return ("3.1", f"unknown action {action!r}")
+    return check(g, action)
+
+
+def must_go_out(g: State) -> bool:
+    """Whether the partner's yes obliges the turn seat to go out this turn (8.5.3)."""
+    return g.asked is AskState.YES and g.rules.permission_yes == "binding"
+
+
+# ====================================================================== the checks
+def _answer(g: State, action: Answer) -> Refusal | None:
+    if g.phase is not ANSWER:
+        return ("8.5", "nobody has asked to go out")
+    return None
+
+
+def _draw(g: State, action: Draw) -> Refusal | None:
+    if g.phase is not DRAW:
+        return ("3.2", "you have already drawn this turn")
+    if not g.stock:
+        return ("9.1", "the stock is empty")
+    return None
+
+
+def _stop(g: State, action: Stop) -> Refusal | None:
+    if g.phase is not DRAW or g.stock:
+        return ("9.1", "you may decline the pile only when the stock is empty at the start "
+                "of a turn")
+    return None
 
 
 def take_refusal(g: State, action: TakePile) -> Refusal | None:
     rules = g.rules
-    if g.phase != DRAW:
+    if g.phase is not DRAW:
         return ("4.1", "you take the pile instead of drawing, at the start of your turn")
     if g.retracted:
         return ("6.3", "after taking back a short opening you must draw from the stock")
@@ -177,7 +98,7 @@ def take_refusal(g: State, action: TakePile) -> Refusal | None:
         return ("4.1", "the pile is empty")
     team = g.seat % g.t.teams
     if not g.opened[team] and rules.pile_before_opening == "never":
-        return ("4.6", "your team must make its opening before taking the pile")
+        return ("4.6", f"{facts.teams(rules)} opening must be made before taking the pile")
     top = g.pile[-1]
     hand = g.hands[g.seat]
     if top in (RED_THREE, BLACK_THREE):
@@ -230,10 +151,18 @@ def _fit_refusal(g: State, team: int, slot: int, n: int, w2: int, wj: int,
     if size > t.canasta and not t.grows[slot]:
         if n0 + t0 + j0:
             return (clause if clause == "4.5" else "5.6",
-                    f"your {slot_name(slot)} meld has {n0 + t0 + j0} cards: "
-                    f"a canasta stops at {t.canasta}")
+                    f"{facts.teams(rules)} {slot_name(slot)} meld has "
+                    f"{n0 + t0 + j0} cards: a canasta stops at {t.canasta}")
         return ("5.6", f"a canasta stops at {t.canasta} cards")
     return None
+
+
+def _meld(g: State, action: Start | Add) -> Refusal | None:
+    if g.phase is DRAW:
+        return ("3.4", "draw or take the pile before melding")
+    if g.retracted:
+        return ("6.3", "after taking back an opening you may not meld again this turn")
+    return meld_refusal(g, action)
 
 
 def meld_refusal(g: State, action: Start | Add, look_ahead: bool = True) -> Refusal | None:
@@ -242,16 +171,17 @@ def meld_refusal(g: State, action: Start | Add, look_ahead: bool = True) -> Refu
     team = g.seat % g.t.teams
     hand = g.hands[g.seat]
     slot = action.slot
+    open_size = g.nat[team][slot] + g.two[team][slot] + g.jok[team][slot]
     if isinstance(action, Start):
         n, w2, wj = action.naturals, action.twos, action.jokers
         if n + w2 + wj != 3:
             return ("5.1", "a new meld starts with three cards")
         if slot == WILD_SLOT and n:
             return ("5.5", "a wild meld holds only wild cards")
-        if g.nat[team][slot] + g.two[team][slot] + g.jok[team][slot]:
-            return ("5.2", f"your team already has an unfinished {slot_name(slot)} meld: "
-                    "add to it")
-        if slot != WILD_SLOT and n + w2 + wj and not n and not g.rules.wilds_first:
+        if open_size:
+            return ("5.2", f"{facts.team_has(g.rules)} an unfinished {slot_name(slot)} meld "
+                    "already: add to it")
+        if slot != WILD_SLOT and not n and not g.rules.wilds_first:
             return ("5.3", "a meld starts with natural cards")
     else:
         kind = action.kind
@@ -260,9 +190,13 @@ def meld_refusal(g: State, action: Start | Add, look_ahead: bool = True) -> Refu
             return ("1.3", "threes are never melded")
         if n + w2 + wj != 1:
             return ("5.1", f"a {KIND_NAMES[kind]} does not go on a {slot_name(slot)} meld")
-        if not g.nat[team][slot] + g.two[team][slot] + g.jok[team][slot]:
-            return ("5.2", f"your team has no open {slot_name(slot)} meld: start one "
-                    "with three cards")
+        if not open_size:
+            if any(c[0] == slot for c in g.closed[team]):
+                return ("5.6", f"{facts.teams(g.rules)} canasta of {slot_name(slot)} is closed "
+                        f"at {g.t.canasta} cards: start a new meld of {slot_name(slot)} with "
+                        "three cards")
+            return ("5.2", f"{facts.team_has(g.rules)} no open meld of {slot_name(slot)}: "
+                    "start one with three cards")
     if slot != WILD_SLOT and hand[slot] < n:
         return ("3.4", f"you do not hold {n} {KIND_NAMES[slot]}s")
     if hand[TWO] < w2 or hand[JOKER] < wj:
@@ -270,90 +204,90 @@ def meld_refusal(g: State, action: Start | Add, look_ahead: bool = True) -> Refu
     refusal = _fit_refusal(g, team, slot, n, w2, wj, "5.1")
     if refusal:
         return refusal
-    if look_ahead and g.hand_n[g.seat] - (n + w2 + wj) <= 1:
+    if look_ahead and (g.hand_n[g.seat] - (n + w2 + wj) <= 1 or must_go_out(g)):
         return _by_trial(g, action)
     return None
 
 
 def discard_refusal(g: State, kind: int) -> Refusal | None:
-    if g.phase != MELD:
-        return ("3.5", "draw before you discard" if g.phase == DRAW else
+    if g.phase is not MELD:
+        return ("3.5", "draw before you discard" if g.phase is DRAW else
                 "finish your opening or take it back first")
-    if g.hand_n[g.seat] > 1 and g.hands[g.seat][kind] and (g.opened[g.seat % g.t.teams]
-                                                            or not g.staged) and discard_owed(g):
+    seat = g.seat
+    team = seat % g.t.teams
+    owed = facts.discard_owed(g)
+    if (g.hand_n[seat] > 1 and g.hands[seat][kind] and (g.opened[team] or not g.staged)
+            and owed and not must_go_out(g)):
         return None
-    if not discard_owed(g):
+    if not owed:
         return ("3.6", "after taking the pile you knock instead of discarding")
-    team = g.seat % g.t.teams
     if g.staged and not g.opened[team]:
         return ("6.1", f"your opening has {g.staged} points; it needs {g.minimum}: add melds "
                 "or take it back")
-    if g.hands[g.seat][kind] < 1:
+    if g.hands[seat][kind] < 1:
         return ("3.5", f"you hold no {KIND_NAMES[kind]}")
-    if g.hand_n[g.seat] == 1:
-        seat = g.seat
+    if g.hand_n[seat] == 1:
         if g.packet_no[seat] == g.t.last_packet:
-            refusal = go_out_refusal(g, seat)
-            if refusal:
-                return ("7.5", "discarding your last card would go out: " + refusal[1])
+            why = facts.go_out_refusal(g, seat)
+            if why:
+                return facts.stripping_refusal(g, seat, why)
         else:
-            return next_packet_refusal(g, seat, has_canasta(g, team))
+            return facts.next_packet_refusal(g, seat, facts.has_canasta(g, team))
+        return None
+    if must_go_out(g):
+        return _MUST_GO_OUT
     return None
 
 
-def _cannot_discard(g: State) -> bool:
-    """A single card that may not be discarded (it would go out without the right to): only a
-    draw of red threes that are not replaced leaves a player so (decision D21); melding down
-    to it is refused by the look-ahead, so knocking here cannot dodge rule 7.5."""
+def _discard(g: State, action: Discard) -> Refusal | None:
+    return discard_refusal(g, action.kind)
+
+
+def _knock(g: State, action: Knock) -> Refusal | None:
+    if g.phase is not MELD:
+        return ("3.6", "you knock to end your turn after melding")
+    if facts.discard_owed(g) and not _cannot_discard(g):
+        return ("3.6", "you knock only after taking the pile, where the turn ends "
+                "without a discard")
+    if g.staged and not g.opened[g.seat % g.t.teams]:
+        return ("6.1", f"your opening has {g.staged} points; it needs {g.minimum}")
+    if must_go_out(g):
+        return _MUST_GO_OUT
+    return None
+
+
+def _retract(g: State, action: Retract) -> Refusal | None:
+    if g.phase is DRAW or not g.staged or g.opened[g.seat % g.t.teams]:
+        return ("6.3", "there is no short opening to take back")
+    return None
+
+
+def _ask(g: State, action: Ask) -> Refusal | None:
+    rules = g.rules
+    if not rules.permission or rules.team_size == 1:
+        return ("8.5", "these rules do not ask a partner's permission")
+    if g.phase is not MELD:
+        return ("8.5", "ask after drawing, during your turn")
+    if g.asked is not AskState.NOT_ASKED:
+        return ("8.5", "you have already asked this turn")
     seat = g.seat
-    if g.hand_n[seat] != 1:
-        return False
-    kind = next(k for k in range(NUM_KINDS) if g.hands[seat][k])
-    return discard_refusal(g, kind) is not None
+    if g.packet_no[seat] != g.t.last_packet:
+        return ("8.3", f"you can go out only from your {rules.packet_names[-1]}")
+    if rules.permission_yes == "binding" and not can_go_out(g):
+        why = facts.go_out_refusal(_assuming_yes(g), seat)
+        reason = why[1] if why else "you cannot play out every card this turn"
+        return ("8.5.4" if why is None else why[0],
+                f"ask only when you can go out this turn: {reason}")
+    return None
 
 
-def _by_trial(g: State, action: Action) -> Refusal | None:
-    """Try an action that leaves the player with one card or none on a copy: legal only if
-    the turn can still end (7.2, 7.5, 8.x)."""
+def _laydown(g: State, action: LayDown) -> Refusal | None:
+    if g.phase is DRAW:
+        return ("3.4", "draw or take the pile before melding")
+    if g.retracted:
+        return ("6.3", "after taking back an opening you may not meld again this turn")
     trial = g.clone()
-    refusal = transitions.apply_step(trial, action, [])
-    if refusal:
-        return refusal
-    return _stuck_refusal(trial)
-
-
-def _stuck_refusal(g: State) -> Refusal | None:
-    """Why the turn seat could not finish the turn from here, or None if it can."""
-    if g.phase == GAME_OVER or g.seat != g.actor or g.phase == DRAW:
-        return None
-    seat = g.seat
-    if g.phase == PILE_OPENING or (g.staged and not g.opened[seat % g.t.teams]):
-        return None  # a short opening can always be taken back
-    c = g.hand_n[seat]
-    if c >= 2 or (c == 1 and not discard_owed(g)):
-        return None
-    if c == 1:
-        kind = next(k for k in range(NUM_KINDS) if g.hands[seat][k])
-        if discard_refusal(g, kind) is None:
-            return None
-        team = seat % g.t.teams
-        for s in range(NUM_SLOTS):
-            if g.nat[team][s] + g.two[team][s] + g.jok[team][s] and (kind in (s, TWO, JOKER)):
-                if s == WILD_SLOT and kind not in (TWO, JOKER):
-                    continue
-                if meld_refusal(g, ADDS[(s, kind)]) is None:
-                    return None
-        if g.packet_no[seat] == g.t.last_packet:
-            refusal = go_out_refusal(g, seat)
-            return ("7.5", "you must keep a card to discard"
-                    + (f" ({refusal[1]})" if refusal else ""))
-        return next_packet_refusal(g, seat, False) or ("7.5", "you must keep a card to discard")
-    return ("7.5", "you may not empty your hand here")
-
-
-def _laydown_refusal(g: State, action: LayDown) -> Refusal | None:
-    trial = g.clone()
-    for step in laydown_steps(trial, action):
+    for step in facts.laydown_steps(trial, action):
         if isinstance(step, tuple):
             return step
         refusal = meld_refusal(trial, step, look_ahead=False)
@@ -369,31 +303,247 @@ def _laydown_refusal(g: State, action: LayDown) -> Refusal | None:
     return _stuck_refusal(trial)
 
 
-def laydown_steps(g: State, action: LayDown) -> list[Start | Add | Refusal]:
-    """The atomic steps of a lay-down: naturals first, so wild limits are met on the way."""
-    steps: list[Start | Add | Refusal] = []
-    team = g.seat % g.t.teams
-    opened_slots: set[int] = set()
-    for part in action.parts:
-        slot = part.slot
-        n, w2, wj = part.naturals, part.twos, part.jokers
-        is_open = bool(g.nat[team][slot] + g.two[team][slot] + g.jok[team][slot]) \
-            or slot in opened_slots
-        if not is_open:
-            if part.size < 3:
-                steps.append(("5.1", f"a new {slot_name(slot)} meld needs at least three cards"))
-                return steps
-            first = (min(n, 3), 0, 0)
-            rest = 3 - first[0]
-            take2 = min(w2, rest)
-            first = (first[0], take2, rest - take2)
-            if first[2] > wj:
-                steps.append(("5.3", "not enough cards for that meld"))
-                return steps
-            steps.append(STARTS.get((slot, first)) or ("5.3", "that meld cannot start so"))
-            n, w2, wj = n - first[0], w2 - first[1], wj - first[2]
-            opened_slots.add(slot)
-        if slot != WILD_SLOT:
-            steps += [ADDS[(slot, slot)]] * n
-        steps += [ADDS[(slot, TWO)]] * w2 + [ADDS[(slot, JOKER)]] * wj
-    return steps
+CHECKS: dict[type, Callable[[State, Any], Refusal | None]] = {
+    Draw: _draw,
+    Stop: _stop,
+    TakePile: take_refusal,
+    Start: _meld,
+    Add: _meld,
+    LayDown: _laydown,
+    Discard: _discard,
+    Knock: _knock,
+    Retract: _retract,
+    Ask: _ask,
+    Answer: _answer,
+}
+
+
+# ====================================================================== looking ahead
+def _cannot_discard(g: State) -> bool:
+    """A single card that may not be discarded (it would go out without the right to): only a
+    draw of red threes that are not replaced leaves a player so (decision D21); melding down
+    to it is refused by the look-ahead, so knocking here cannot dodge rule 7.5."""
+    seat = g.seat
+    if g.hand_n[seat] != 1:
+        return False
+    kind = next(k for k in range(NUM_KINDS) if g.hands[seat][k])
+    return discard_refusal(g, kind) is not None
+
+
+def _by_trial(g: State, action: Action) -> Refusal | None:
+    """Try an action that leaves the player with one card or none on a copy: legal only if
+    the turn can still end (7.2, 7.5, 8.x); after a binding yes, only if the player can still
+    go out this turn (8.5.3)."""
+    trial = g.clone()
+    refusal = transitions.apply_step(trial, action, [])
+    if refusal:
+        return refusal
+    if must_go_out(g) and trial.ended_by is None and not can_go_out(trial):
+        return _MUST_GO_OUT
+    return _stuck_refusal(trial)
+
+
+def _stuck_refusal(g: State) -> Refusal | None:
+    """Why the turn seat could not finish the turn from here, or None if it can."""
+    if g.ended_by is not None or g.turn_over or g.seat != g.actor or g.phase is DRAW:
+        return None
+    seat = g.seat
+    if g.phase is PILE_OPENING or (g.staged and not g.opened[seat % g.t.teams]):
+        return None  # a short opening can always be taken back
+    c = g.hand_n[seat]
+    if c >= 2 or (c == 1 and not facts.discard_owed(g)):
+        return None
+    if c == 1:
+        kind = next(k for k in range(NUM_KINDS) if g.hands[seat][k])
+        if discard_refusal(g, kind) is None:
+            return None
+        team = seat % g.t.teams
+        for s in range(NUM_SLOTS):
+            if g.nat[team][s] + g.two[team][s] + g.jok[team][s] and (kind in (s, TWO, JOKER)):
+                if s == WILD_SLOT and kind not in (TWO, JOKER):
+                    continue
+                if meld_refusal(g, ADDS[(s, kind)]) is None:
+                    return None
+        if g.packet_no[seat] == g.t.last_packet:
+            return facts.stripping_refusal(g, seat, facts.go_out_refusal(g, seat))
+        return facts.next_packet_refusal(g, seat, False) or \
+            ("7.5", "you must keep a card to discard")
+    return ("7.5", "you may not empty your hand here")
+
+
+def _assuming_yes(g: State) -> State:
+    """A copy of the state in which the partner has said yes (to ask whether going out is
+    possible before asking)."""
+    trial = g.clone()
+    if trial.rules.permission and trial.rules.team_size > 1:
+        trial.asked = AskState.YES
+    return trial
+
+
+def can_go_out(g: State) -> bool:
+    """Whether the turn seat can go out this turn from here, were its partner to say yes:
+    meld every card, or all but one and discard that one (8.1 to 8.6).
+
+    The search applies the engine's own meld steps to copies.  Steps on different meld slots
+    commute, so it works through the slots in order: after each slot it keeps one position
+    for every distinct hand and set of finished canastas, which is all that later slots and
+    the going-out check depend on."""
+    seat = g.seat
+    if g.phase is not MELD or g.packet_no[seat] != g.t.last_packet or g.retracted:
+        return False
+    trial = _assuming_yes(g)
+    if not _out_possible(trial):
+        return False
+    if _finished(trial):
+        return True
+    team = seat % g.t.teams
+    allowance = 1 if facts.discard_owed(trial) else 0
+    frontier = [trial]
+    for s in range(NUM_SLOTS):
+        merged: dict[tuple[object, ...], State] = {}
+        for position in frontier:
+            for after in _slot_outcomes(position, s):
+                if after.ended_by is not None or _finished(after):
+                    return True
+                hand = after.hands[seat]
+                # Naturals of this slot and those before it can no longer be melded.
+                if hand[RED_THREE] + hand[BLACK_THREE] + sum(hand[:s + 1]) > allowance:
+                    continue
+                key = (tuple(hand), tuple(sorted(facts.canasta_kinds(after, team))))
+                merged.setdefault(key, after)
+        frontier = list(merged.values())
+        if not frontier:
+            return False
+    return False
+
+
+def _could_finish(g: State, team: int, kind: str) -> bool:
+    """Whether the hand holds enough of the right cards to finish a canasta of ``kind`` this
+    turn, counting every card it could use and ignoring the wild-card limits (a necessary
+    condition only: the search decides)."""
+    t, rules = g.t, g.rules
+    hand = g.hands[g.seat]
+    nat, two, jok = g.nat[team], g.two[team], g.jok[team]
+    size, wilds = t.canasta, hand[TWO] + hand[JOKER]
+    if kind == "wild":
+        return rules.wild_melds and nat[WILD_SLOT] + two[WILD_SLOT] + jok[WILD_SLOT] + wilds >= size
+
+    def clean(r: int) -> bool:
+        return (two[r] + jok[r] == 0 and nat[r] + hand[r] >= size) or hand[r] >= size
+
+    if kind == "clean" or (kind == "dirty" and rules.clean_fills_dirty):
+        ranks = [r for r in range(WILD_SLOT)
+                 if rules.special_fills_clean or t.rank_kind[r] is None]
+        if any(clean(r) for r in ranks):
+            return True
+    if kind == "dirty":
+        return any(r not in rules.no_wild_ranks and two[r] + jok[r] + wilds >= 1
+                   and nat[r] + two[r] + jok[r] + hand[r] + wilds >= size
+                   for r in range(WILD_SLOT))
+    if kind == "clean":
+        return False
+    rank = next(r for r in range(WILD_SLOT) if t.rank_kind[r] == kind)
+    return clean(rank)
+
+
+def _finished(g: State) -> bool:
+    """One card left, and discarding it goes out."""
+    seat = g.seat
+    if g.hand_n[seat] != 1 or not facts.discard_owed(g):
+        return False
+    kind = next(k for k in range(NUM_KINDS) if g.hands[seat][k])
+    return discard_refusal(g, kind) is None
+
+
+def _slot_outcomes(g: State, slot: int) -> list[State]:
+    """Every position reachable from ``g`` by meld steps on ``slot`` alone, ``g`` included."""
+    seat = g.seat
+    team = seat % g.t.teams
+    out = [g]
+    seen = {_slot_key(g, team, slot)}
+    todo = [g]
+    while todo:
+        position = todo.pop()
+        if position.ended_by is not None:
+            continue
+        hand = position.hands[seat]
+        have = hand[slot] if slot != WILD_SLOT else 0
+        h2, hj = hand[TWO], hand[JOKER]
+        if not have and not (h2 or hj):
+            continue
+        steps: list[Start | Add] = []
+        if position.nat[team][slot] + position.two[team][slot] + position.jok[team][slot]:
+            if have:
+                steps.append(ADDS[(slot, slot)])
+            if h2:
+                steps.append(ADDS[(slot, TWO)])
+            if hj:
+                steps.append(ADDS[(slot, JOKER)])
+        else:
+            steps += [STARTS[(slot, c)] for c in
+                      (WILD_MAKEUPS if slot == WILD_SLOT else START_MAKEUPS)
+                      if have >= c[0] and h2 >= c[1] and hj >= c[2]]
+        for step in steps:
+            if meld_refusal(position, step, look_ahead=False) is not None:
+                continue
+            after = position.clone()
+            if transitions.apply_step(after, step, []) is not None:
+                continue
+            key = _slot_key(after, team, slot)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(after)
+            todo.append(after)
+    return out
+
+
+def _slot_key(g: State, team: int, slot: int) -> tuple[int, ...]:
+    hand = g.hands[g.seat]
+    return (hand[slot] if slot != WILD_SLOT else 0, hand[TWO], hand[JOKER], g.nat[team][slot],
+            g.two[team][slot], g.jok[team][slot], len(g.closed[team]), g.hand_n[g.seat])
+
+
+def _out_possible(g: State) -> bool:
+    """Cheap necessary conditions for going out this turn, so the search runs only where
+    it might succeed: the partners' feet (8.4), cards no meld can take, and enough cards to
+    finish the canastas the quota still lacks."""
+    seat = g.seat
+    why = facts.go_out_refusal(g, seat)
+    if why is not None and why[0] != "8.1":
+        return False
+    t = g.t
+    team = seat % t.teams
+    hand = g.hands[seat]
+    nat, two, jok = g.nat[team], g.two[team], g.jok[team]
+    allowance = 1 if facts.discard_owed(g) else 0
+    wilds = hand[TWO] + hand[JOKER]
+    stuck = hand[RED_THREE] + hand[BLACK_THREE]
+    wanted = 0  # wild cards that short ranks need to start their melds
+    singles = 0
+    for r in range(WILD_SLOT):
+        h = hand[r]
+        if not h or h >= 3 or nat[r] + two[r] + jok[r]:
+            continue
+        if wilds >= 3 - h and t.fits(r, h, 3 - h):
+            wanted += 3 - h
+            singles += h == 1
+        else:
+            stuck += h
+    if stuck > allowance:
+        return False
+    if wanted > wilds + (2 if singles and stuck < allowance else 0):
+        return False
+    lacking = facts.quota_missing(g, team)
+    if any(not _could_finish(g, team, kind) for kind in lacking):
+        return False
+    missing = sum(lacking.values())
+    if missing:
+        # Each missing canasta needs a meld brought to the canasta size this turn: at best
+        # the largest open melds, then new ones from nothing.
+        sizes = sorted((nat[s] + two[s] + jok[s] for s in range(len(nat))
+                        if nat[s] + two[s] + jok[s] < t.canasta), reverse=True)
+        sizes += [0] * missing
+        if sum(t.canasta - size for size in sizes[:missing]) > g.hand_n[seat]:
+            return False
+    return True

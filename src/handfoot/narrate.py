@@ -1,14 +1,57 @@
-"""Events in words: one phrasing for the demo, replays and the terminal game.
+"""Events in words: the one phrasing for the demo, replays, the terminal game and the web table.
 
-``describe`` gives the phrase without its subject ("melds K: K K K", "picks up the foot (11
-cards)"); callers put the seat or the player's name in front.  ``merge_melds`` joins the
-one-card steps of a lay-down into one meld per slot, as a person would say it.
+``describe(event, names, you)`` gives one line: the acting seat by its name (``names[seat]``,
+or "seat 2"), in the second person for the seat ``you`` ("You draw 2 cards"), or without its
+subject (``subject=False``) for callers that already said who is acting.  ``merge_melds``
+joins the one-card steps of a lay-down into one meld per slot, as a person would say it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .cards import KIND_TOKENS, WILD_SLOT, slot_token
-from .events import Event
+from .events import (
+    Answered,
+    AskedToGoOut,
+    CanastaFinished,
+    Discarded,
+    Drew,
+    Event,
+    GameEnded,
+    Knocked,
+    Melded,
+    Opened,
+    Passed,
+    PennySetAside,
+    PickedUp,
+    PileTaken,
+    PileToHand,
+    RedThreesLaid,
+    Replaced,
+    Retracted,
+    RoundDealt,
+    RoundEnded,
+    StockEmptied,
+    TurnBegan,
+    UpcardRejected,
+    UpcardTurned,
+    WentOut,
+)
+from .rules import Rules
+from .scoring import RoundResult
+from .state import RoundEnd
+
+YOU = "You"
+
+# The verbs of describe() in the second person.
+_SECOND = {
+    "deals": "deal", "draws": "draw", "lays": "lay", "replaces": "replace", "takes": "take",
+    "puts": "put", "melds": "meld", "completes": "complete", "sets": "set", "opens": "open",
+    "picks up": "pick up", "discards": "discard", "knocks": "knock", "takes back": "take back",
+    "asks": "ask", "answers": "answer", "passes": "pass", "cannot take the pile":
+    "cannot take the pile", "goes out": "go out",
+}
 
 
 def meld_text(slot: int, naturals: int, twos: int, jokers: int) -> str:
@@ -16,74 +59,136 @@ def meld_text(slot: int, naturals: int, twos: int, jokers: int) -> str:
     return " ".join(cards + ["2"] * twos + ["JK"] * jokers)
 
 
-def _card(value: object) -> str:
-    return KIND_TOKENS[int(str(value))]
+def plural(n: int, noun: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def describe(event: Event) -> str | None:
-    """Words for one event, or None for bookkeeping events (turn, game end)."""
-    d = event.detail
-    name = event.name
-    if name == "draw":
-        return f"draws {d[0]}"
-    if name == "red_three":
-        return f"lays {d[0]} red three{'s' if d[0] != 1 else ''}"
-    if name == "replace":
-        return f"replaces {'it' if d[0] == 1 else 'them'} from the stock"
-    if name == "take_pile":
-        return f"takes the pile ({d[1]} cards, {_card(d[0])} on top)"
-    if name == "pile_to_hand":
-        return f"puts {len(d)} pile card{'s' if len(d) != 1 else ''} in hand"
-    if name == "meld":
-        slot = int(str(d[0]))
-        return f"melds {slot_token(slot)}: " + meld_text(slot, *(int(str(x)) for x in d[1:]))
-    if name == "canasta":
-        slot, kind = int(str(d[0])), str(d[1])
-        if slot == WILD_SLOT:
-            return "completes a wild canasta"
-        ranks = f"{slot_token(slot)}s"
-        if kind == ranks:  # a rank canasta with its own bonus, such as 7s
-            return f"completes a canasta of {ranks}"
-        return f"completes a {kind} canasta of {ranks}"
-    if name == "opening":
-        # Fired when the minimum is reached, part way through a lay-down.
-        return "makes the team's opening"
-    if name == "pick_up":
-        return f"picks up the {d[0]} ({d[1]} cards)"
-    if name == "discard":
-        return f"discards {_card(d[0])}"
-    if name == "knock":
-        return "knocks"
-    if name == "retract":
-        return "takes back a short opening"
-    if name == "ask":
-        return f"asks seat {d[0]} \"may I go out?\""
-    if name == "answer":
-        return f"answers {'yes' if d[0] else 'no'}"
-    if name == "stock_empty":
-        return "draws the stock's last card"
-    if name == "went_out":
-        return "GOES OUT"
-    if name == "round_end":
-        return f"round ends ({str(d[0]).replace('_', ' ')})"
-    if name == "deal":
-        return f"deals round {d[0]}"
-    if name == "upcard":
-        return f"upcard {_card(d[0])}"
-    if name == "upcard_rejected":
-        return f"upcard {_card(d[0])} rejected"
+def seat_name(seat: int, names: Sequence[str] | None = None, you: int = -1) -> str:
+    if seat == you:
+        return YOU
+    if names is not None and 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return f"seat {seat}"
+
+
+def describe(event: Event, names: Sequence[str] | None = None, you: int = -1,
+             subject: bool = True) -> str | None:
+    """One line for an event, or None for bookkeeping events (a turn beginning).
+
+    ``names``: what to call each seat (default "seat N"); ``you``: the seat addressed as
+    "You", whose verbs take the second person; ``subject=False``: leave out who acted (the
+    verb stays in the third person)."""
+    second = event.seat == you and you >= 0 and subject
+    who = seat_name(event.seat, names, you)
+
+    def says(third: str, rest: str = "") -> str:
+        if not subject:
+            return f"{third}{rest}"
+        return f"{who} {_SECOND.get(third, third) if second else third}{rest}"
+
+    def yours() -> str:
+        return "your" if second else "their"
+
+    e = event
+    if isinstance(e, TurnBegan):
+        return None
+    if isinstance(e, RoundDealt):
+        return says("deals", f" round {e.round}")
+    if isinstance(e, UpcardTurned):
+        return f"upcard {KIND_TOKENS[e.card]}"
+    if isinstance(e, UpcardRejected):
+        where = "buried in the stock" if e.buried else "covered by the next card"
+        return f"upcard {KIND_TOKENS[e.card]} rejected: {where}"
+    if isinstance(e, Drew):
+        return says("draws", f" {plural(e.drawn, 'card')}")
+    if isinstance(e, StockEmptied):
+        return "the stock is empty now"
+    if isinstance(e, RedThreesLaid):
+        return says("lays", f" {plural(e.laid, 'red three')}")
+    if isinstance(e, Replaced):
+        return says("replaces", f" {'it' if e.replaced == 1 else 'them'} from the stock")
+    if isinstance(e, PileTaken):
+        return says("takes", f" the pile: {plural(e.taken, 'card')}, "
+                    f"{KIND_TOKENS[e.top]} on top")
+    if isinstance(e, PileToHand):
+        return says("puts", f" {plural(len(e.cards), 'pile card')} in {yours()} hand")
+    if isinstance(e, Melded):
+        return says("melds", f" {slot_token(e.slot)}: "
+                    f"{meld_text(e.slot, e.naturals, e.twos, e.jokers)}")
+    if isinstance(e, CanastaFinished):
+        return says("completes", f" {canasta_words(e.slot, e.kind)}")
+    if isinstance(e, PennySetAside):
+        return says("sets", " a penny aside from the stock")
+    if isinstance(e, Opened):
+        return says("opens", f" with {e.points} points")
+    if isinstance(e, PickedUp):
+        return says("picks up", f" {yours()} {e.packet} ({plural(e.size, 'card')})")
+    if isinstance(e, Discarded):
+        return says("discards", f" {KIND_TOKENS[e.card]}")
+    if isinstance(e, Knocked):
+        return says("knocks")
+    if isinstance(e, Retracted):
+        return says("takes back", " a short opening")
+    if isinstance(e, AskedToGoOut):
+        partner = seat_name(e.partner, names, you)
+        return says("asks", f" {partner}: \"may I go out?\"")
+    if isinstance(e, Answered):
+        return says("answers", " yes" if e.yes else " no")
+    if isinstance(e, Passed):
+        return says("passes") if e.chose else says("cannot take the pile", " and passes")
+    if isinstance(e, WentOut):
+        return says("goes out") + "!"
+    if isinstance(e, RoundEnded):
+        return "round over: " + ending_words(e.how, e.seat, names, you)
+    if isinstance(e, GameEnded):
+        return "game over"
     return None
 
 
-def merge_melds(events: list[Event]) -> list[Event]:
+def canasta_words(slot: int, kind: str) -> str:
+    """``a clean canasta of Ks``, ``a canasta of 7s``, ``a wild canasta``."""
+    if slot == WILD_SLOT:
+        return "a wild canasta"
+    ranks = f"{slot_token(slot)}s"
+    if kind == ranks:  # a rank canasta with its own bonus, such as 7s
+        return f"a canasta of {ranks}"
+    return f"a {kind} canasta of {ranks}"
+
+
+def ending_words(how: RoundEnd, went_out: int, names: Sequence[str] | None = None,
+                 you: int = -1) -> str:
+    """How a round ended, in words: "Partner 2 went out", "the stock ran out"."""
+    if how is RoundEnd.WENT_OUT:
+        return f"{seat_name(went_out, names, you)} went out"
+    if how is RoundEnd.STOCK_OUT:
+        return "the stock ran out"
+    return "the turn cap was reached"
+
+
+def merge_melds(events: Sequence[Event]) -> list[Event]:
+    """Consecutive melds of one seat on one slot, as one meld."""
     out: list[Event] = []
     for e in events:
-        if (e.name == "meld" and out and out[-1].name == "meld"
-                and out[-1].detail[0] == e.detail[0] and out[-1].seat == e.seat):
-            prev = out[-1].detail
-            merged = (prev[0], *(int(str(a)) + int(str(b))
-                                 for a, b in zip(prev[1:], e.detail[1:], strict=True)))
-            out[-1] = Event("meld", e.seat, merged)
+        last = out[-1] if out else None
+        if (isinstance(e, Melded) and isinstance(last, Melded) and last.slot == e.slot
+                and last.seat == e.seat):
+            out[-1] = Melded(e.seat, e.slot, last.naturals + e.naturals, last.twos + e.twos,
+                             last.jokers + e.jokers)
         else:
             out.append(e)
     return out
+
+
+def result_lines(rules: Rules, result: RoundResult, names: Sequence[str] | None = None,
+                 you: int = -1, indent: str = "  ") -> list[str]:
+    """A finished round as a score sheet would read it: how it ended, then each team's
+    lines and its round score.  ``names``/``you`` as in :func:`describe`."""
+    how = ending_words(result.ended_by, result.went_out, names, you)
+    lines = [f"round {result.round} over: {how}, after {plural(result.turns, 'turn')}"]
+    for team, score in enumerate(result.teams):
+        seats = ", ".join(seat_name(s, names, you) for s in rules.seats_of(team))
+        lines.append(f"{indent}team {team} ({seats})")
+        lines += [f"{indent}  {line.label:<28} {line.points:>8,}" for line in score.lines]
+        lines.append(f"{indent}  {'round score':<28} {score.total:>8,}")
+    return lines

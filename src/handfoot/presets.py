@@ -46,6 +46,9 @@ _SHARED: dict[str, Any] = {
     "red_three_bonus_needs_canasta": False,
     "knee_pickup": "when_empty",
     "empty_before_knee": "forbidden",
+    # 000, 001, 003 and 004 say the partner's answer binds (8.5.3).
+    "permission_yes": "binding",
+    "canasta_pennies": 0,
 }
 
 _HAND_AND_FOOT_CANASTAS = {"clean": 500, "dirty": 300, "wild": 1500}
@@ -138,7 +141,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
         "permission": True,
         "last_card": "meld_or_discard",
         "going_out_bonus": 100,
-        "stock_out": "pile_only",
+        "stock_out": "nobody_takes",
         "canasta_bonus": {"clean": 500, "dirty": 300, "wild": 0},
         "over_meld_penalty": 100,
     },
@@ -194,6 +197,16 @@ _PRESETS["hand-knee-foot-club"] = _PRESETS["hand-knee-foot"] | {
     "canasta_bonus": {"7s": 2000, "5s": 2000, "wild": 1500, "clean": 500, "dirty": 300},
 }
 
+# 003's Pennies from Heaven: its numbers are ours (docs/RULES.md, decision D23).
+_PRESETS["pennies-from-heaven"] = _PRESETS["hand-and-foot-classic"] | {
+    "name": "pennies-from-heaven",
+    "source": "003 Hand and Foot, its Pennies from Heaven variant",
+    "no_wild_ranks": ["7"],
+    "quota": {"7s": 1, "clean": 2, "dirty": 2, "wild": 1},
+    "canasta_bonus": {"7s": 2500, "wild": 1500, "clean": 500, "dirty": 300},
+    "canasta_pennies": 1,
+}
+
 # Changes the documents make for other numbers of players.  Every preset is written for four.
 _SOLO_HF = {"team_size": 1}
 PLAYER_COUNTS: dict[str, dict[int, dict[str, Any]]] = {
@@ -226,6 +239,11 @@ PLAYER_COUNTS: dict[str, dict[int, dict[str, Any]]] = {
         5: _SOLO_HF | {"decks": 7},
         6: {"team_size": 3, "decks": 7},
     },
+}
+PLAYER_COUNTS["pennies-from-heaven"] = {
+    n: changes | ({"quota": {"7s": 1, "clean": 1, "dirty": 2}} if changes.get("team_size") == 1
+                  else {})
+    for n, changes in PLAYER_COUNTS["hand-and-foot-classic"].items()
 }
 PLAYER_COUNTS["triple-play"] = PLAYER_COUNTS["hand-knee-foot"]
 PLAYER_COUNTS["hand-knee-foot-club"] = PLAYER_COUNTS["hand-knee-foot"]

@@ -2,9 +2,11 @@
 
 A record holds the complete rules, the deal of every round (also for seeded games, so a record
 stays valid if the shuffle ever changes), every action with the seat that took it, and each
-round's result.  A *scenario* is a record whose rounds may leave out their results: replay
-computes them.  This module works on text and mappings only; reading and writing files is the
-command line's business.  The format is described in docs/RECORD-FORMAT.md.
+round's result.  ``Record.from_game`` writes down a game, which keeps its own history; a saved
+game resumes as ``replay(record).game``.  A *scenario* is a record whose rounds may leave out
+their results: replay computes them.  This module works on text and mappings only; reading and
+writing files is the command line's business.  The format is described in
+docs/RECORD-FORMAT.md.
 """
 
 from __future__ import annotations
@@ -15,14 +17,20 @@ from typing import Any
 
 from .actions import Action, ActionSyntaxError, parse_action
 from .cards import CardError, parse_cards
-from .clauses import CLAUSES, IllegalAction
-from .deal import Deal, DealError, seeded_deal
-from .engine import Event, Game
+from .clauses import CLAUSES
+from .deal import Deal, DealError
+from .engine import Game, wrong_seat
+from .errors import HandfootError
+from .events import Event
 from .rules import Rules, RulesError
-from .state import DRAW
+from .scoring import RoundResult
+from .state import RoundEnd
 
 FORMAT = "handfoot-record"
-VERSION = 1
+VERSION = 2
+# What version 2 added to the rules: a version-1 record was played without them, which is
+# what these values reproduce.
+_V1_RULES = {"permission_yes": "allows", "canasta_pennies": 0}
 
 _TOP_FIELDS = ("format", "version", "description", "rules", "seed", "first_dealer",
                "first_round", "seats", "rounds", "totals", "ended")
@@ -30,7 +38,7 @@ _ROUND_FIELDS = ("round", "deal", "actions", "result")
 _RESULT_FIELDS = ("round", "ended_by", "went_out", "turns", "teams")
 
 
-class RecordError(ValueError):
+class RecordError(HandfootError):
     """A record that cannot be read: ``field`` names where, e.g. ``rounds[0].deal.stock``."""
 
     def __init__(self, field: str, message: str) -> None:
@@ -52,7 +60,7 @@ class RoundRecord:
     round: int
     deal: Deal
     actions: list[tuple[int, Action]] = field(default_factory=list)
-    result: dict[str, Any] | None = None  # as score_round gives it; None while unfinished
+    result: RoundResult | None = None  # None while unfinished (or left out by a scenario)
 
 
 @dataclass(slots=True)
@@ -66,103 +74,32 @@ class Record:
     totals: list[int] | None = None  # None: not checked on replay (a scenario)
     ended: bool | None = None  # None: not checked on replay
     description: str = ""
+    version: int = VERSION  # the format version it was read from (it is written as VERSION)
 
     def new_game(self) -> Game:
         """A fresh game dealt as the record's rounds were dealt."""
         return Game.new(self.rules, seed=self.seed, deals=[r.deal for r in self.rounds],
                         first_dealer=self.first_dealer, first_round=self.first_round)
 
-
-# ====================================================================== recording
-def _deal_for(g: Game, first_round: int, first_dealer: int, index: int) -> Deal:
-    """The deal the engine uses for the game's ``index``-th round (mirrors engine set-up)."""
-    if g.deals is not None and index < len(g.deals):
-        return g.deals[index]
-    assert g.seed is not None
-    rules = g.rules
-    return seeded_deal(rules, g.seed, first_round + index,
-                       (first_dealer + index) % rules.players)
-
-
-class Recorder:
-    """A game that writes down every action as it is applied.  Build it with :meth:`new`,
-    or wrap a game that has just been made with ``Game.new`` (before any action)."""
-
-    def __init__(self, game: Game, names: list[str] | None = None,
-                 description: str = "") -> None:
-        if game.turns > 1 or game.phase != DRAW or any(game.opened):
-            raise ValueError("a Recorder wraps a game before its first action")
+    @classmethod
+    def from_game(cls, game: Game, names: list[str] | None = None,
+                  description: str = "") -> Record:
+        """The record of a game so far: its deals, every action, every finished round."""
+        if game.history is None:
+            raise ValueError("this game keeps no history (it was made with history=False)")
         rules = game.rules
         if names is not None and len(names) != rules.players:
             raise ValueError(f"names: {rules.players} seats need {rules.players} names")
-        self.game = game
-        self.description = description
-        self.seats = [Seat(rules.team_of(s), names[s] if names else "")
-                      for s in range(rules.players)]
-        # The game has dealt its first round, so its dealer and round are the first ones.
-        self.first_round = game.round_no - len(game.results)
-        self.first_dealer = (game.dealer - len(game.results)) % rules.players
-        self.rounds: list[RoundRecord] = []
-        self._sync()
-
-    @classmethod
-    def new(
-        cls,
-        rules: Rules,
-        seed: int | None = None,
-        deals: list[Deal] | None = None,
-        first_dealer: int = 0,
-        first_round: int = 1,
-        names: list[str] | None = None,
-        description: str = "",
-    ) -> Recorder:
-        game = Game.new(rules, seed=seed, deals=deals, first_dealer=first_dealer,
-                        first_round=first_round)
-        return cls(game, names, description)
-
-    def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
-        """Apply an action (or its text) for the seat to act; ``seat``, if given, must be it."""
-        g = self.game
-        if isinstance(action, str):
-            action = parse_action(action)
-        if seat is not None and seat != g.actor:
-            raise IllegalAction("3.1", _wrong_seat(g, seat), action)
-        actor = g.actor
-        events = g.apply(action)
-        self.rounds[-1].actions.append((actor, action))
-        self._sync()
-        return events
-
-    def _sync(self) -> None:
-        """Open a round record for every round begun, and file every finished round's result."""
-        g = self.game
-        begun = len(g.results) + (0 if g.over else 1)
-        while len(self.rounds) < begun:
-            i = len(self.rounds)
-            self.rounds.append(RoundRecord(self.first_round + i,
-                                           _deal_for(g, self.first_round, self.first_dealer, i)))
-        for i, result in enumerate(g.results):
-            self.rounds[i].result = result
-
-    def record(self) -> Record:
-        g = self.game
-        return Record(
-            rules=g.rules,
-            seats=list(self.seats),
-            rounds=[RoundRecord(r.round, r.deal, list(r.actions), r.result) for r in self.rounds],
-            seed=g.seed,
-            first_dealer=self.first_dealer,
-            first_round=self.first_round,
-            totals=list(g.totals),
-            ended=g.over,
-            description=self.description,
-        )
-
-
-def _wrong_seat(g: Game, seat: int) -> str:
-    if g.actor != g.seat:
-        return f"seat {g.actor} is to answer \"may I go out?\", not seat {seat}"
-    return f"it is seat {g.actor}'s turn, not seat {seat}'s"
+        seats = [Seat(rules.team_of(s), names[s] if names else "") for s in range(rules.players)]
+        rounds = [RoundRecord(game.first_round + i, deal) for i, deal in
+                  enumerate(game.round_deals)]
+        for played in game.history:
+            rounds[played.round - game.first_round].actions.append((played.seat, played.action))
+        for i, result in enumerate(game.results):
+            rounds[i].result = result
+        return cls(rules=rules, seats=seats, rounds=rounds, seed=game.seed,
+                   first_dealer=game.first_dealer, first_round=game.first_round,
+                   totals=list(game.totals), ended=game.over, description=description)
 
 
 # ====================================================================== writing
@@ -183,7 +120,7 @@ def record_to_mapping(record: Record) -> dict[str, Any]:
         row: dict[str, Any] = {"round": r.round, "deal": r.deal.to_mapping(),
                                "actions": [[seat, a.text] for seat, a in r.actions]}
         if r.result is not None:
-            row["result"] = r.result
+            row["result"] = r.result.to_mapping()
         rounds.append(row)
     out["rounds"] = rounds
     if record.totals is not None:
@@ -320,12 +257,15 @@ def record_from_mapping(data: Any) -> Record:
     version = data["version"]
     if not _is_int(version):
         raise RecordError("version", f"expected a whole number, got {version!r}")
-    if version != VERSION:
+    if version not in (1, VERSION):
         newer = " (written by a newer handfoot)" if version > VERSION else ""
         raise RecordError("version", f"unknown version {version}{newer}; this handfoot reads "
                           f"version {VERSION}")
     _need_object(data, "", _TOP_FIELDS, ("rules", "seats", "rounds"))
-    rules = _read_rules(data["rules"])
+    raw_rules = data["rules"]
+    if version == 1 and isinstance(raw_rules, dict):
+        raw_rules = _V1_RULES | raw_rules
+    rules = _read_rules(raw_rules)
     description = data.get("description", "")
     if not isinstance(description, str):
         raise RecordError("description", "expected text")
@@ -353,7 +293,7 @@ def record_from_mapping(data: Any) -> Record:
     if ended is not None and not isinstance(ended, bool):
         raise RecordError("ended", f"expected true or false, got {ended!r}")
     return Record(rules, seats, rounds, seed, first_dealer, first_round, totals, ended,
-                  description)
+                  description, version)
 
 
 def _read_rules(value: Any) -> Rules:
@@ -434,12 +374,13 @@ def _read_deal(value: Any, where: str, rules: Rules) -> Deal:
         raise RecordError(where, str(err)) from None
 
 
-def _read_result(raw: Any, where: str, number: int, rules: Rules) -> dict[str, Any]:
+def _read_result(raw: Any, where: str, number: int, rules: Rules) -> RoundResult:
     value = _need_object(raw, where, _RESULT_FIELDS, _RESULT_FIELDS)
     if value["round"] != number:
         raise RecordError(f"{where}.round", f"expected {number}, got {value['round']!r}")
-    if not isinstance(value["ended_by"], str):
-        raise RecordError(f"{where}.ended_by", "expected text")
+    if value["ended_by"] not in tuple(RoundEnd):
+        raise RecordError(f"{where}.ended_by", f"expected one of {', '.join(RoundEnd)}, got "
+                          f"{value['ended_by']!r}")
     _need_int(value["went_out"], f"{where}.went_out", -1, rules.players - 1)
     _need_int(value["turns"], f"{where}.turns", 0)
     teams = _need_list(value["teams"], f"{where}.teams")
@@ -453,7 +394,7 @@ def _read_result(raw: Any, where: str, number: int, rules: Rules) -> dict[str, A
             if (not isinstance(line, list) or len(line) != 2 or not isinstance(line[0], str)
                     or not _is_int(line[1])):
                 raise RecordError(f"{at}.lines[{i}]", "expected [\"label\", points]")
-    return value
+    return RoundResult.from_mapping(value)
 
 
 # ====================================================================== replay
@@ -516,7 +457,7 @@ class ReplayResult:
         return self.illegal is None and not self.mismatches
 
     @property
-    def results(self) -> list[dict[str, Any]]:
+    def results(self) -> list[RoundResult]:
         return self.game.results
 
     @property
@@ -528,21 +469,21 @@ def replay(record: Record) -> ReplayResult:
     """Play the record's actions on its deals, checking each actor, each round's result and
     the totals.  Stops at the first illegal action."""
     game = record.new_game()
-    recorder = Recorder(game, [s.name for s in record.seats], record.description)
-    out = ReplayResult(game, recorder.record(), [])
+    names = [s.name for s in record.seats]
+    out = ReplayResult(game, record, [])
     for r, rnd in enumerate(record.rounds):
         for i, (seat, action) in enumerate(rnd.actions):
             refusal = _step_refusal(game, r, seat, action)
             if refusal is not None:
                 out.illegal = IllegalStep(rnd.round, i, seat, action.text, *refusal)
-                out.record = recorder.record()
+                out.record = Record.from_game(game, names, record.description)
                 return out
             turn = game.turns
-            events = recorder.apply(action)
+            events = game.apply(action)
             out.steps.append(Step(rnd.round, i, turn, seat, action, events))
         if not _check_round(game, record, r, out.mismatches):
             break  # the round did not end: later rounds' actions would land in it
-    out.record = recorder.record()
+    out.record = Record.from_game(game, names, record.description)
     if record.totals is not None and record.totals != game.totals:
         out.mismatches.append(Mismatch(None, "totals", record.totals, game.totals))
     if record.ended is not None and record.ended != game.over:
@@ -556,7 +497,7 @@ def _step_refusal(game: Game, r: int, seat: int, action: Action) -> tuple[str, s
     if len(game.results) > r:
         return ("3.1", "this round has already ended")
     if seat != game.actor:
-        return ("3.1", _wrong_seat(game, seat))
+        return ("3.1", wrong_seat(game, seat))
     return game.refusal(action)
 
 
@@ -570,8 +511,23 @@ def _check_round(game: Game, record: Record, r: int, mismatches: list[Mismatch])
             return False
         return True
     if rnd.result is not None:
-        _compare(rnd.round, "result", rnd.result, game.results[r], mismatches)
+        recorded, replayed = rnd.result.to_mapping(), game.results[r].to_mapping()
+        if record.version == 1:
+            recorded, replayed = _v1_lines(recorded), _v1_lines(replayed)
+        _compare(rnd.round, "result", recorded, replayed, mismatches)
     return True
+
+
+def _v1_lines(result: dict[str, Any]) -> dict[str, Any]:
+    """A result with its "cards left in ..." lines as one: version 1 named the packet being
+    played after the knee "knee" where version 2 says "hand", so only their sum compares."""
+    for team in result["teams"]:
+        left = [line for line in team["lines"] if line[0].startswith("cards left in")]
+        rest = [line for line in team["lines"] if not line[0].startswith("cards left in")]
+        if left:
+            rest.append(["cards left", sum(points for _, points in left)])
+        team["lines"] = rest
+    return result
 
 
 def _compare(round_no: int, where: str, recorded: Any, replayed: Any,

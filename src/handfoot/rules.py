@@ -12,12 +12,13 @@ import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Literal
 
 from .cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind
+from .errors import HandfootError
 
 
-class RulesError(ValueError):
+class RulesError(HandfootError):
     """A rules setting that is unknown, of the wrong type, or contradicts another."""
 
     def __init__(self, key: str, message: str) -> None:
@@ -90,6 +91,10 @@ CHOICES: dict[str, dict[str, str]] = {
         "played_from_foot": "every partner must have played at least part of a turn from "
         "their foot",
     },
+    "permission_yes": {
+        "binding": "a partner's yes obliges the player to go out that turn",
+        "allows": "a partner's yes allows going out that turn without forcing it",
+    },
     "last_card": {
         "meld_or_discard": "going out by melding every card or by discarding the last one",
         "discard": "going out must end with a discard",
@@ -99,8 +104,27 @@ CHOICES: dict[str, dict[str, str]] = {
         "cannot_draw": "the round ends when the player to move finds the stock empty",
         "pile_only": "with the stock empty, play goes on while players take the pile; the "
         "round ends when the player to move cannot or will not",
+        "nobody_takes": "with the stock empty, each player in turn may take the pile or pass; "
+        "the round ends when every player in a row has passed or could not take it",
     },
 }
+
+# The choice fields' types, so a misspelt choice fails type checking as well as validation.
+UpcardRejected = Literal["bury", "cover"]
+RedThrees = Literal["bonus", "dead"]
+RedThreeReplacement = Literal["always", "not_from_packets", "first_packet_only", "never"]
+PilePair = Literal["natural", "meldable"]
+PileWildTop = Literal["matching_pair", "blocked"]
+PileBeforeOpening = Literal["top_card_counts", "hand_only", "top_card_only", "never"]
+AddToCanasta = Literal["never", "always", "not_special"]
+WildRatio = Literal["fewer_than_naturals", "at_most_half", "at_most_naturals", "none"]
+OpeningBy = Literal["round", "score"]
+KneePickup = Literal["team_first_canasta", "when_empty"]
+EmptyBeforeKnee = Literal["forbidden", "take_knee"]
+PartnerInFoot = Literal["no", "in_foot", "played_from_foot"]
+PermissionYes = Literal["binding", "allows"]
+LastCard = Literal["meld_or_discard", "discard"]
+StockOut = Literal["end_of_turn", "cannot_draw", "pile_only", "nobody_takes"]
 
 BASE_CANASTA_KINDS = ("clean", "dirty", "wild")
 
@@ -140,51 +164,53 @@ class Rules:
     # The upcard
     upcard: bool
     upcard_rejects: frozenset[int]
-    upcard_rejected: str
+    upcard_rejected: UpcardRejected
     # Threes
-    red_threes: str
+    red_threes: RedThrees
     red_three_bonus: int
     red_three_penalty: int
-    red_three_replacement: str
+    red_three_replacement: RedThreeReplacement
     red_three_set_size: int
     red_three_set_bonus: int
     red_three_bonus_needs_canasta: bool
     black_three_penalty: int
     # The pile
     pile_take: int  # 0 = the whole pile
-    pile_pair: str
-    pile_wild_top: str
-    pile_before_opening: str
+    pile_pair: PilePair
+    pile_wild_top: PileWildTop
+    pile_before_opening: PileBeforeOpening
     discard_after_pile: bool
     # Melds
     meld_min: int
     canasta_size: int
-    add_to_canasta: str
-    wild_ratio: str
+    add_to_canasta: AddToCanasta
+    wild_ratio: WildRatio
     max_wilds: int
     naturals_before_wild: int
     wilds_first: bool
     no_wild_ranks: frozenset[int]
     wild_melds: bool
     # The opening
-    opening_by: str
+    opening_by: OpeningBy
     opening_minimums: tuple[int, ...]
     opening_score_table: tuple[tuple[int, int], ...]
     # Knee and foot
-    knee_pickup: str
-    empty_before_knee: str
+    knee_pickup: KneePickup
+    empty_before_knee: EmptyBeforeKnee
     # Going out
     quota: tuple[tuple[str, int], ...]
     special_fills_clean: bool
     clean_fills_dirty: bool
-    partner_in_foot: str
+    partner_in_foot: PartnerInFoot
     permission: bool
-    last_card: str
+    permission_yes: PermissionYes
+    last_card: LastCard
     going_out_bonus: int
-    stock_out: str
+    stock_out: StockOut
     turn_cap: int
     # Scoring
     canasta_bonus: tuple[tuple[str, int], ...]
+    canasta_pennies: int  # cards set aside from the stock when a canasta is finished
     exact_cut_bonus: int
     knee_reminder_penalty: int
     over_meld_penalty: int
@@ -278,7 +304,8 @@ class Rules:
         for key, choices in CHOICES.items():
             value = getattr(self, key)
             need(value in choices, key, f"{value!r} is not one of {', '.join(choices)}")
-        need(2 <= self.players <= 8, "players", "must be from 2 to 8")
+        need(2 <= self.players <= 6, "players", "must be from 2 to 6 (no rule document "
+             "seats more than six)")
         need(self.team_size >= 1, "team_size", "must be at least 1")
         need(
             self.players % self.team_size == 0 and self.players // self.team_size >= 2,
@@ -342,6 +369,7 @@ class Rules:
                     "going_out_bonus", "exact_cut_bonus", "knee_reminder_penalty",
                     "over_meld_penalty", "red_three_set_bonus"):
             need(getattr(self, key) >= 0, key, "write penalties as positive numbers")
+        need(self.canasta_pennies >= 0, "canasta_pennies", "cannot be negative")
         need(len(self.upcard_rejects) < 15, "upcard_rejects",
              "rejects every card: no upcard could ever be turned")
 
@@ -351,7 +379,7 @@ _INT_KEYS = {
     "players", "team_size", "decks", "rounds", "red_three_bonus", "red_three_penalty",
     "red_three_set_size", "red_three_set_bonus", "black_three_penalty", "meld_min",
     "canasta_size", "max_wilds", "naturals_before_wild", "going_out_bonus", "turn_cap",
-    "exact_cut_bonus", "knee_reminder_penalty", "over_meld_penalty",
+    "exact_cut_bonus", "knee_reminder_penalty", "over_meld_penalty", "canasta_pennies",
 }
 _BOOL_KEYS = {
     "upcard", "red_three_bonus_needs_canasta", "discard_after_pile", "wilds_first",

@@ -2,6 +2,7 @@
 
 A round's score is computed from a ``Tally`` (what lies on the table and what is still held,
 per team) so a scorekeeper can fill one in from a real table and get exactly the engine's sums.
+A finished round is a ``RoundResult``: how it ended and each team's ``TeamScore``, line by line.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import BLACK_THREE, NUM_KINDS, NUM_SLOTS, RED_THREE, WILD_SLOT
 from .rules import Rules
+from .state import RoundEnd
 
 if TYPE_CHECKING:
     from .state import State
@@ -33,9 +35,63 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class Line:
+    """One line of a team's round score: ``label`` as a score sheet words it."""
+
     label: str
     points: int
-    clause: str  # the scoring clause of docs/RULES.md
+    # The scoring clause of docs/RULES.md ("" when read from a record, so not compared).
+    clause: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamScore:
+    """One team's round score, line by line, and its total.  ``tally`` is what the lines were
+    computed from (engine games only; a score read from a record has none)."""
+
+    total: int
+    lines: tuple[Line, ...]
+    tally: Tally | None = field(default=None, compare=False)
+
+    def to_mapping(self) -> dict[str, Any]:
+        return {"lines": [[line.label, line.points] for line in self.lines],
+                "total": self.total}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A finished round: how it ended, who went out (-1: nobody), and each team's score."""
+
+    round: int
+    ended_by: RoundEnd
+    went_out: int
+    turns: int
+    teams: tuple[TeamScore, ...]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each team's round total."""
+        return tuple(team.total for team in self.teams)
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The record format's form (docs/RECORD-FORMAT.md)."""
+        return {
+            "round": self.round,
+            "ended_by": str(self.ended_by),
+            "went_out": self.went_out,
+            "turns": self.turns,
+            "teams": [team.to_mapping() for team in self.teams],
+        }
+
+    @classmethod
+    def from_mapping(cls, data: dict[str, Any]) -> RoundResult:
+        """From a checked record mapping (record.py validates the shape first)."""
+        teams = tuple(
+            TeamScore(int(team["total"]),
+                      tuple(Line(str(label), int(points)) for label, points in team["lines"]))
+            for team in data["teams"]
+        )
+        return cls(int(data["round"]), RoundEnd(data["ended_by"]), int(data["went_out"]),
+                   int(data["turns"]), teams)
 
 
 def score_team(rules: Rules, tally: Tally) -> list[Line]:
@@ -101,7 +157,10 @@ def tally_team(g: State, team: int) -> Tally:
     red_held = black_held = laid = 0
     for seat in rules.seats_of(team):
         laid += g.red3[seat]
-        packets = [(rules.packet_names[g.packet_no[seat]], g.hands[seat])]
+        # A knee picked up joins the hand (7.1), so its cards are "left in hand"; the foot is
+        # the hand once picked up, but score sheets call what is left in it the foot.
+        playing = rules.packet_names[-1] if g.packet_no[seat] == t.last_packet else "hand"
+        packets = [(playing, g.hands[seat])]
         first_unopened = g.packet_no[seat] + 1
         packets += [(rules.packet_names[first_unopened + i], p)
                     for i, p in enumerate(g.packets[seat])]
@@ -121,22 +180,15 @@ def tally_team(g: State, team: int) -> Tally:
     )
 
 
-def score_round(g: State) -> dict[str, Any]:
+def score_round(g: State) -> RoundResult:
     """The round's result: how it ended and each team's breakdown and total."""
+    assert g.ended_by is not None
     teams = []
     for team in range(g.rules.teams):
-        lines = score_team(g.rules, tally_team(g, team))
-        teams.append({
-            "lines": [[line.label, line.points] for line in lines],
-            "total": total(lines),
-        })
-    return {
-        "round": g.round_no,
-        "ended_by": g.ended_by,
-        "went_out": g.went_out,
-        "turns": g.turns,
-        "teams": teams,
-    }
+        tally = tally_team(g, team)
+        lines = tuple(score_team(g.rules, tally))
+        teams.append(TeamScore(total(list(lines)), lines, tally))
+    return RoundResult(g.round_no, g.ended_by, g.went_out, g.turns, tuple(teams))
 
 
 def winners(totals: list[int]) -> list[int]:

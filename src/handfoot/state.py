@@ -3,31 +3,58 @@
 Every packet is a list of counts per card kind (cards.py); the stock and the pile are lists of
 kinds with the top card last.  ``State.clone`` copies flat lists by hand because search bots
 clone thousands of times a second and ``copy.deepcopy`` is about thirty times slower.
+
+The enums here are shared by the state, the views and everything built on them; they are
+string enums, so a phase still equals its text (``Phase.DRAW == "draw"``) and JSON writes it
+as that text.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from enum import StrEnum
+from typing import TYPE_CHECKING, NamedTuple
 
+from .actions import Action
 from .deal import Deal
 from .rules import Rules
 from .tables import Tables
 
-# Phases of a turn.
-DRAW = 0  # the turn seat draws from the stock or takes the pile
-PILE_OPENING = 1  # took the pile before the team's opening: meld up to the minimum or retract
-MELD = 2  # lay down and add to melds, then discard (or knock)
-ANSWER = 3  # a partner answers "may I go out?"
-GAME_OVER = 4
-PHASE_NAMES = ("draw", "pile-opening", "meld", "answer", "game-over")
+if TYPE_CHECKING:
+    from .scoring import RoundResult
 
-# How a round ended.
-WENT_OUT = "went_out"
-STOCK_OUT = "stock_out"
-TURN_CAP = "turn_cap"
 
-# Answers to "may I go out?" this turn.
-NOT_ASKED, YES, NO = 0, 1, 2
+class Phase(StrEnum):
+    """Where a turn stands: what the player who must act may do."""
+
+    DRAW = "draw"  # the turn seat draws from the stock or takes the pile
+    PILE_OPENING = "pile-opening"  # took the pile before the opening: meld to the minimum
+    MELD = "meld"  # lay down and add to melds, then discard (or knock)
+    ANSWER = "answer"  # a partner answers "may I go out?"
+    GAME_OVER = "game-over"
+
+
+class AskState(StrEnum):
+    """The answer to "may I go out?" this turn."""
+
+    NOT_ASKED = "not-asked"
+    YES = "yes"
+    NO = "no"
+
+
+class RoundEnd(StrEnum):
+    """How a round ended."""
+
+    WENT_OUT = "went_out"
+    STOCK_OUT = "stock_out"
+    TURN_CAP = "turn_cap"
+
+
+class Played(NamedTuple):
+    """One applied action in a game's history: the round, the seat that acted, the action."""
+
+    round: int
+    seat: int
+    action: Action
 
 
 class Snapshot(NamedTuple):
@@ -47,6 +74,8 @@ class State:
     """Mutable game state.  Only the engine changes it; everything else reads views."""
 
     __slots__ = (
+        "_legal",
+        "_legal_at",
         "actor",
         "asked",
         "closed",
@@ -54,9 +83,12 @@ class State:
         "deals",
         "ended_by",
         "first_canasta",
+        "first_dealer",
+        "first_round",
         "foot_played",
         "hand_n",
         "hands",
+        "history",
         "jok",
         "knee_pending",
         "known",
@@ -65,33 +97,43 @@ class State:
         "opened",
         "packet_no",
         "packets",
+        "passes",
         "phase",
         "pile",
         "red3",
         "results",
         "retracted",
+        "round_deals",
         "round_no",
         "rules",
         "seat",
         "seed",
+        "set_aside",
         "snapshot",
         "staged",
         "stock",
         "t",
         "took_pile",
         "totals",
+        "turn_over",
         "turns",
         "two",
+        "version",
         "went_out",
     )
 
     rules: Rules
     seed: int | None
     deals: list[Deal] | None  # explicit deals by round (scenarios)
+    first_round: int  # the round the game (or scenario) starts at
+    first_dealer: int  # who deals that round
+    round_deals: list[Deal]  # the deal of every round begun, in order
+    history: list[Played] | None  # every applied action; None for clones that skip it
+    version: int  # actions applied so far: every apply adds one
     round_no: int
     dealer: int
     totals: list[int]  # game score per team
-    results: list[dict[str, Any]]  # one per finished round (scoring.score_round)
+    results: list[RoundResult]  # one per finished round
     stock: list[int]  # top card last
     pile: list[int]  # top card last
     hands: list[list[int]]  # counts per kind of the packet each seat is playing
@@ -108,29 +150,41 @@ class State:
     opened: list[bool]
     first_canasta: list[bool]
     knee_pending: list[bool]
-    phase: int
+    set_aside: list[int]  # counts per kind set aside from the stock (canasta pennies)
+    phase: Phase
     seat: int  # whose turn it is
     actor: int  # who must act now (the partner while answering)
     turns: int  # turns begun this round
+    passes: int  # players in a row who declined the pile with the stock empty
     took_pile: bool
     retracted: bool
-    asked: int
+    asked: AskState
     staged: int  # opening points laid this turn before the minimum was reached
     snapshot: Snapshot | None  # what a retract restores
-    ended_by: str
+    turn_over: bool  # the turn has ended; the next one is still to begin
+    ended_by: RoundEnd | None  # set when the round has ended, until the next one begins
     went_out: int
     minimum: int  # this round's opening minimum of the turn seat's team
     t: Tables
+    _legal: list[Action]  # the legal list last built ...
+    _legal_at: int  # ... at this version (-1: none)
 
-    def clone(self) -> State:
+    def clone(self, history: bool = False) -> State:
+        """A copy that changes independently.  ``history``: also copy the list of applied
+        actions (search copies skip it: they never make a record)."""
         other = State.__new__(State)
-        self._copy_into(other)
+        self._copy_into(other, history)
         return other
 
-    def _copy_into(self, other: State) -> None:
+    def _copy_into(self, other: State, history: bool) -> None:
         other.rules = self.rules
         other.seed = self.seed
         other.deals = self.deals
+        other.first_round = self.first_round
+        other.first_dealer = self.first_dealer
+        other.round_deals = self.round_deals[:]
+        other.history = self.history[:] if history and self.history is not None else None
+        other.version = self.version
         other.round_no = self.round_no
         other.dealer = self.dealer
         other.totals = self.totals[:]
@@ -151,16 +205,21 @@ class State:
         other.opened = self.opened[:]
         other.first_canasta = self.first_canasta[:]
         other.knee_pending = self.knee_pending[:]
+        other.set_aside = self.set_aside[:]
         other.phase = self.phase
         other.seat = self.seat
         other.actor = self.actor
         other.turns = self.turns
+        other.passes = self.passes
         other.took_pile = self.took_pile
         other.retracted = self.retracted
         other.asked = self.asked
         other.staged = self.staged
         other.snapshot = self.snapshot
+        other.turn_over = self.turn_over
         other.ended_by = self.ended_by
         other.went_out = self.went_out
         other.minimum = self.minimum
         other.t = self.t
+        other._legal = []
+        other._legal_at = -1

@@ -13,6 +13,7 @@ class Tables:
         "_fits",
         "canasta",
         "grows",
+        "grows_if_spare",
         "knee_rule",
         "last_packet",
         "max_wild_at_canasta",
@@ -33,6 +34,8 @@ class Tables:
         kinds = rules.rank_kinds
         self.rank_kind: list[str | None] = [kinds.get(s) for s in range(NUM_SLOTS)]
         self.grows = [self._grows(s) for s in range(NUM_SLOTS)]
+        # Under "not_special" a finished canasta grows only while it is spare (D18).
+        self.grows_if_spare = rules.add_to_canasta == "not_special"
         self.quota = rules.quota
         self.canasta = rules.canasta_size
         self.pile_take = rules.pile_take

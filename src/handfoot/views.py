@@ -37,15 +37,17 @@ from .cards import (
 )
 from .deal import seeded_deal
 from .engine import Game
+from .errors import HandfootError
 from .rules import Rules
-from .state import PHASE_NAMES, Snapshot
+from .scoring import RoundResult
+from .state import AskState, Phase, RoundEnd, Snapshot
 from .tables import tables_for
 
 Meld = tuple[int, int, int]  # naturals, 2s, jokers
 Closed = tuple[int, int, int, int, str]  # slot, naturals, 2s, jokers, canasta kind
 
 
-class ViewError(ValueError):
+class ViewError(HandfootError):
     """A view whose counts cannot come from one shoe (no world agrees with it)."""
 
 
@@ -82,23 +84,26 @@ class SeatView:
     dealer: int
     turn: int  # whose turn it is
     actor: int  # who must act now
-    phase: str
+    phase: Phase
     turns: int  # turns begun this round
     hand: tuple[int, ...]  # the seat's own cards, counts per kind
     seats: tuple[SeatInfo, ...]
     teams: tuple[TeamInfo, ...]
     pile: tuple[int, ...]  # bottom first: everyone saw every discard
     stock_size: int
+    set_aside: int  # cards set aside from the stock this round (canasta pennies)
+    passes: int  # players in a row who declined the pile with the stock empty
     totals: tuple[int, ...]
-    # Finished rounds as the engine reports them; left out of the hash (they are dicts).
-    results: tuple[dict[str, Any], ...] = field(hash=False)
+    # Finished rounds as the engine reports them; left out of the hash (their tallies hold
+    # dicts).
+    results: tuple[RoundResult, ...] = field(hash=False)
     took_pile: bool
     retracted: bool
-    asked: int  # 0 not asked, 1 yes, 2 no (state.NOT_ASKED, YES, NO)
+    asked: AskState
     staged: int  # opening points laid this turn while short of the minimum
     pile_taken: int  # the pile's top card, taken this turn by an opening still short; else -1
     minimum: int  # the turn seat's opening minimum
-    ended_by: str
+    ended_by: RoundEnd | None
     went_out: int
 
     @property
@@ -127,7 +132,7 @@ class SeatView:
             "dealer": self.dealer,
             "turn": self.turn,
             "actor": self.actor,
-            "phase": self.phase,
+            "phase": str(self.phase),
             "turns": self.turns,
             "hand": format_counts(self.hand),
             "seats": [
@@ -156,15 +161,17 @@ class SeatView:
             "pile": format_cards(self.pile),
             "pile_top": format_cards([self.pile_top]) if self.pile else "",
             "stock_size": self.stock_size,
+            "set_aside": self.set_aside,
+            "passes": self.passes,
             "totals": list(self.totals),
-            "results": [_plain_copy(r) for r in self.results],
+            "results": [r.to_mapping() for r in self.results],
             "took_pile": self.took_pile,
             "retracted": self.retracted,
-            "asked": self.asked,
+            "asked": str(self.asked),
             "staged": self.staged,
             "pile_taken": format_cards([self.pile_taken]) if self.pile_taken >= 0 else "",
             "minimum": self.minimum,
-            "ended_by": self.ended_by,
+            "ended_by": str(self.ended_by) if self.ended_by is not None else None,
             "went_out": self.went_out,
         }
 
@@ -194,7 +201,7 @@ class SeatView:
             dealer=data["dealer"],
             turn=data["turn"],
             actor=data["actor"],
-            phase=data["phase"],
+            phase=Phase(data["phase"]),
             turns=data["turns"],
             hand=counts(data["hand"]),
             seats=tuple(
@@ -205,15 +212,17 @@ class SeatView:
             teams=tuple(teams),
             pile=tuple(parse_cards(data["pile"])),
             stock_size=data["stock_size"],
+            set_aside=data["set_aside"],
+            passes=data["passes"],
             totals=tuple(data["totals"]),
-            results=tuple(_plain_copy(r) for r in data["results"]),
+            results=tuple(RoundResult.from_mapping(r) for r in data["results"]),
             took_pile=data["took_pile"],
             retracted=data["retracted"],
-            asked=data["asked"],
+            asked=AskState(data["asked"]),
             staged=data["staged"],
             pile_taken=parse_kind(data["pile_taken"]) if data["pile_taken"] else -1,
             minimum=data["minimum"],
-            ended_by=data["ended_by"],
+            ended_by=RoundEnd(data["ended_by"]) if data["ended_by"] else None,
             went_out=data["went_out"],
         )
 
@@ -255,15 +264,17 @@ def view(game: Game, seat: int) -> SeatView:
         dealer=game.dealer,
         turn=game.seat,
         actor=game.actor,
-        phase=PHASE_NAMES[game.phase],
+        phase=game.phase,
         turns=game.turns,
         hand=tuple(game.hands[seat]),
         seats=seats,
         teams=teams,
         pile=tuple(game.pile),
         stock_size=len(game.stock),
+        set_aside=sum(game.set_aside),
+        passes=game.passes,
         totals=tuple(game.totals),
-        results=tuple(_plain_copy(r) for r in game.results),
+        results=tuple(game.results),
         took_pile=game.took_pile,
         retracted=game.retracted,
         asked=game.asked,
@@ -329,7 +340,7 @@ def sample_world(v: SeatView, rng: random.Random) -> Game:
             raise ViewError(f"seat {s} is known to hold more cards than it has")
         hidden.append(n)
     in_hands = sum(hidden)
-    elsewhere = sum(sum(info.packets) for info in v.seats) + v.stock_size
+    elsewhere = sum(sum(info.packets) for info in v.seats) + v.stock_size + v.set_aside
     if in_hands + elsewhere != sum(cards):
         raise ViewError(f"{sum(cards)} unseen cards for {in_hands + elsewhere} unseen places")
     reds = 0
@@ -361,20 +372,16 @@ def sample_world(v: SeatView, rng: random.Random) -> Game:
             pos += size
             seat_packets.append(packet)
         packets.append(seat_packets)
-    return _build(v, rng.getrandbits(62), hands, packets, deck[pos:])
-
-
-def _plain_copy(value: Any) -> Any:
-    """A copy of JSON-like data (a round result), cheaper than copy.deepcopy."""
-    if isinstance(value, dict):
-        return {k: _plain_copy(x) for k, x in value.items()}
-    if isinstance(value, list):
-        return [_plain_copy(x) for x in value]
-    return value
+    # The cards set aside as pennies are unseen too; they lie out of play.
+    stock = deck[pos:len(deck) - v.set_aside]
+    pennies = [0] * NUM_KINDS
+    for k in deck[len(deck) - v.set_aside:]:
+        pennies[k] += 1
+    return _build(v, rng.getrandbits(62), hands, packets, stock, pennies)
 
 
 def _build(v: SeatView, seed: int, hands: list[list[int]], packets: list[list[list[int]]],
-           stock: list[int]) -> Game:
+           stock: list[int], pennies: list[int]) -> Game:
     rules = v.rules
     g = Game.__new__(Game)
     g.rules = rules
@@ -388,10 +395,20 @@ def _build(v: SeatView, seed: int, hands: list[list[int]], packets: list[list[li
             seeded_deal(rules, seed, r, (v.dealer + r - v.round_no) % rules.players)
             for r in range(1, v.rounds + 1)
         ]
+    g.first_round = v.round_no - len(v.results)
+    g.first_dealer = (v.dealer - len(v.results)) % rules.players
+    g.round_deals = []
+    g.history = None
+    g.version = 0
+    g._legal = []
+    g._legal_at = -1
+    g.turn_over = False
+    g.passes = v.passes
+    g.set_aside = pennies
     g.round_no = v.round_no
     g.dealer = v.dealer
     g.totals = list(v.totals)
-    g.results = list(v.results)  # the view holds its own copies; the engine only appends
+    g.results = list(v.results)
     g.stock = stock
     g.pile = list(v.pile)
     g.hands = hands
@@ -408,7 +425,7 @@ def _build(v: SeatView, seed: int, hands: list[list[int]], packets: list[list[li
     g.opened = [t.opened for t in v.teams]
     g.first_canasta = [t.first_canasta for t in v.teams]
     g.knee_pending = [s.knee_pending for s in v.seats]
-    g.phase = PHASE_NAMES.index(v.phase)
+    g.phase = v.phase
     g.seat = v.turn
     g.actor = v.actor
     g.turns = v.turns

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from ..actions import Action, Add, Answer, Ask, Discard, Draw, Knock, Retract, Start, Stop, TakePile
 from ..cards import BLACK_THREE, JOKER, RED_THREE, TWO
+from ..state import Phase
 from ..views import SeatView
 from .knowledge import quota_met, tables
 
@@ -19,9 +20,9 @@ class BasicBot:
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         v = view
-        if v.phase == "answer":
+        if v.phase is Phase.ANSWER:
             return Answer(True) if Answer(True) in legal else legal[0]
-        if v.phase == "draw":
+        if v.phase is Phase.DRAW:
             takes = [a for a in legal if isinstance(a, TakePile)]
             if takes:
                 return takes[0]

@@ -153,7 +153,7 @@ def features(g: Game, team: int) -> list[float]:
 def value(g: Game, team: int, round_no: int, weights: tuple[float, ...] | None = None) -> float:
     """The team's expected round score minus the best other team's, for round ``round_no``."""
     if len(g.results) >= round_no:
-        totals = [float(row["total"]) for row in g.results[round_no - 1]["teams"]]
+        totals = [float(score) for score in g.results[round_no - 1].scores]
         return totals[team] - max(x for tm, x in enumerate(totals) if tm != team)
     if weights is None:
         weights = weights_for(g.rules)

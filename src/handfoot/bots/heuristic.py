@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from ..actions import Action, Add, Answer, Ask, Discard, Draw, Knock, Retract, Start, Stop, TakePile
 from ..cards import BLACK_THREE, JOKER, NATURAL_RANKS, RED_THREE, TWO, WILD_SLOT
+from ..state import Phase
 from ..views import SeatView
 from .knowledge import hand_points, in_foot, missing, next_opponent, opponents, tables
 
@@ -140,7 +141,7 @@ class HeuristicBot:
 
     def _opening_score(self, ctx: _Context, points: int) -> float:
         v = ctx.v
-        if v.staged or v.phase == "pile-opening" or ctx.potential >= v.minimum:
+        if v.staged or v.phase is Phase.PILE_OPENING or ctx.potential >= v.minimum:
             return 200.0 + points
         return _NEVER
 

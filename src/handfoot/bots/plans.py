@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..actions import Action, Add, Ask, Discard, Draw, Start, TakePile
 from ..cards import JOKER, TWO, WILD_SLOT
 from ..engine import Game
-from ..state import DRAW
+from ..state import Phase
 from ..views import SeatView, view
 from .heuristic import HeuristicBot, _Context
 
@@ -41,7 +41,7 @@ def act(policy: HeuristicBot, plan: Plan, v: SeatView, legal: Sequence[Action],
     """The plan's action for the turn seat in ``v``."""
     if len(legal) == 1:
         return legal[0]
-    if v.phase == "draw" and plan.take is not None and plan.take in legal:
+    if v.phase is Phase.DRAW and plan.take is not None and plan.take in legal:
         return plan.take
     ctx = _Context(v)
     foot = v.packet_no == len(v.rules.packets) - 1
@@ -131,6 +131,6 @@ def play_turn(policy: HeuristicBot, plan: Plan, g: Game, seat: int, spread: floa
         else:
             a = legal[0] if len(legal) == 1 else policy.rank(view(g, g.actor), legal)[0]
         g.apply(a)
-        if g.phase == DRAW and g.seat == seat and g.turns != turns:
+        if g.phase is Phase.DRAW and g.seat == seat and g.turns != turns:
             return
 

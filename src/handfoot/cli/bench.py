@@ -29,7 +29,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--seconds", type=float, default=5.0, metavar="S",
                         help="time to spend on each preset (default: 5)")
     parser.add_argument("--presets", nargs="+", choices=PRESET_NAMES, default=list(PRESET_NAMES),
-                        metavar="PRESET", help="presets to measure (default: all six)")
+                        metavar="PRESET", help="presets to measure (default: all of them)")
     parser.add_argument("--players", type=players_count, default=4, metavar="N",
                         help="number of players (default: 4)")
     parser.add_argument("--seed", type=int, default=0,

@@ -12,8 +12,9 @@ from handfoot.cards import (
     format_cards,
     format_counts,
 )
-from handfoot.engine import Event, Game
-from handfoot.narrate import describe, merge_melds
+from handfoot.engine import Game
+from handfoot.events import Event, RoundEnded, TurnBegan
+from handfoot.narrate import describe, merge_melds, result_lines
 from handfoot.rules import Rules
 from handfoot.views import view
 
@@ -50,7 +51,7 @@ def play_round(game: Game, bots: list[Bot]) -> list[Step]:
         events = game.apply(action)
         # The events after round_end belong to the next deal; the demo stops at the first.
         for i, event in enumerate(events):
-            if event.name == "round_end":
+            if isinstance(event, RoundEnded):
                 events = events[: i + 1]
                 break
         log.append(Step(actor, action, events, _status(game, seat)))
@@ -65,7 +66,8 @@ def _status(game: Game, seat: int) -> str:
     return f"[{game.hand_n[seat]} in {packet}]"
 
 
-def format_log(rules: Rules, log: list[Step], first_turn: Event, verbose: bool) -> list[str]:
+def format_log(rules: Rules, log: list[Step], first_turn: TurnBegan,
+               verbose: bool) -> list[str]:
     """Compact: one line per turn.  Verbose: every action, then what it caused."""
     lines: list[str] = []
     pending: list[Event] = []  # the compact line's events, merged when the turn ends
@@ -74,23 +76,20 @@ def format_log(rules: Rules, log: list[Step], first_turn: Event, verbose: bool) 
     status = ""
 
     def words(event: Event) -> str | None:
-        text = describe(event)
-        if text and event.seat not in (turn_seat, -1) and event.name != "answer":
-            text = f"seat {event.seat} {text}"
-        return text
+        return describe(event, subject=event.seat != turn_seat)
 
     def flush() -> None:
         if turn_head and not verbose:
             texts = [t for t in map(words, merge_melds(pending)) if t]
             lines.append(f"{turn_head}: {', '.join(texts)}  {status}".rstrip())
 
-    def open_turn(event: Event) -> None:
+    def open_turn(event: TurnBegan) -> None:
         nonlocal turn_seat, turn_head
         flush()
         pending.clear()
         turn_seat = event.seat
         team = rules.team_of(turn_seat)
-        turn_head = f"turn {event.detail[0]:>3}  seat {turn_seat} (team {team})"
+        turn_head = f"turn {event.turn:>3}  seat {turn_seat} (team {team})"
         if verbose:
             lines.append(turn_head)
 
@@ -101,7 +100,7 @@ def format_log(rules: Rules, log: list[Step], first_turn: Event, verbose: bool) 
         # A turn's last action also opens the next turn, so its status belongs to the old one.
         status = step.status
         for event in merge_melds(step.events):
-            if event.name == "turn":
+            if isinstance(event, TurnBegan):
                 open_turn(event)
             elif verbose:
                 text = words(event)
@@ -124,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     if args.verbose:
         for seat in range(rules.players):
             print(f"    seat {seat} {rules.packet_names[0]}: {format_counts(game.hands[seat])}")
-    first_turn = Event("turn", game.seat, (game.turns,))
+    first_turn = TurnBegan(game.seat, game.turns)
     log = play_round(game, bots)
     for line in format_log(rules, log, first_turn, args.verbose):
         print(line)
@@ -133,17 +132,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_score(game: Game) -> None:
-    result = game.results[0]
-    rules = game.rules
-    how = str(result["ended_by"]).replace("_", " ")
-    went_out = int(str(result["went_out"]))
-    who = f" (seat {went_out}, team {rules.team_of(went_out)})" if went_out >= 0 else ""
     print()
-    print(f"round 1 ended: {how}{who} after {result['turns']} turns")
-    teams: list[dict[str, Any]] = result["teams"]
-    for team, row in enumerate(teams):
-        seats = ", ".join(str(s) for s in rules.seats_of(team))
-        print(f"team {team} (seats {seats})")
-        for label, points in row["lines"]:
-            print(f"    {label:<28} {points:>7}")
-        print(f"    {'total':<28} {row['total']:>7}")
+    for line in result_lines(game.rules, game.results[0]):
+        print(line)

@@ -12,8 +12,22 @@ from pathlib import Path
 from typing import Any
 
 from handfoot.cards import format_cards
-from handfoot.engine import Event
-from handfoot.narrate import describe
+from handfoot.events import (
+    CanastaFinished,
+    Event,
+    Opened,
+    Passed,
+    PennySetAside,
+    PickedUp,
+    PileTaken,
+    RedThreesLaid,
+    Retracted,
+    RoundDealt,
+    RoundEnded,
+    StockEmptied,
+    WentOut,
+)
+from handfoot.narrate import describe, result_lines
 from handfoot.record import (
     Record,
     RecordError,
@@ -24,6 +38,7 @@ from handfoot.record import (
     replay,
 )
 from handfoot.rules import Rules
+from handfoot.scoring import RoundResult
 
 from .common import UserError
 
@@ -72,17 +87,14 @@ def run(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------- words
 # Events worth a line in a replay; draws, melds and discards show in the action itself.
-_NOTABLE = ("canasta", "opening", "pick_up", "take_pile", "red_three", "went_out", "retract",
-            "stock_empty", "round_end", "deal")
+_NOTABLE = (CanastaFinished, Opened, PickedUp, PileTaken, RedThreesLaid, WentOut, Retracted,
+            StockEmptied, RoundEnded, RoundDealt, Passed, PennySetAside)
 
 
 def _notable(event: Event, actor: int) -> str | None:
-    if event.name not in _NOTABLE:
+    if not isinstance(event, _NOTABLE):
         return None
-    text = describe(event)
-    if text and event.seat not in (actor, -1):
-        text = f"seat {event.seat} {text}"
-    return text
+    return describe(event, subject=event.seat != actor)
 
 
 def print_replay(path: str, record: Record, outcome: ReplayResult) -> None:
@@ -127,17 +139,10 @@ def _step_line(step: Step, rules: Rules, names: dict[int, str]) -> str:
     return head + (f"  -> {'; '.join(notes)}" if notes else "")
 
 
-def print_result(rules: Rules, result: dict[str, Any], round_no: int) -> None:
-    how = str(result["ended_by"]).replace("_", " ")
-    went_out = int(result["went_out"])
-    who = f" (seat {went_out}, team {rules.team_of(went_out)})" if went_out >= 0 else ""
-    print(f"\nround {round_no} ended: {how}{who} after {result['turns']} turns")
-    for team, row in enumerate(result["teams"]):
-        seats = ", ".join(str(s) for s in rules.seats_of(team))
-        print(f"  team {team} (seats {seats})")
-        for label, points in row["lines"]:
-            print(f"    {label:<28} {points:>8,}")
-        print(f"    {'round score':<28} {row['total']:>8,}")
+def print_result(rules: Rules, result: RoundResult, round_no: int) -> None:
+    print()
+    for line in result_lines(rules, result):
+        print(line)
 
 
 def print_verdict(path: str, outcome: ReplayResult) -> None:

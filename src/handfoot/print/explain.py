@@ -34,6 +34,7 @@ OPTION_CLAUSE: dict[str, str] = {
     "opening_minimums": "6.1", "opening_score_table": "6.1", "knee_pickup": "7.1",
     "empty_before_knee": "7.2", "quota": "8.1", "special_fills_clean": "8.2",
     "clean_fills_dirty": "8.2", "partner_in_foot": "8.4", "permission": "8.5",
+    "permission_yes": "8.5", "canasta_pennies": "5.6",
     "last_card": "8.6", "stock_out": "9.1", "turn_cap": "9.2", "canasta_bonus": "10.2",
     "red_three_bonus": "10.3", "red_three_set_size": "10.3", "red_three_set_bonus": "10.3",
     "red_three_bonus_needs_canasta": "10.3", "red_three_penalty": "10.5",
@@ -173,8 +174,14 @@ SENTENCES: dict[str, Callable[[Rules], str]] = {
         "A clean canasta does not count as a dirty one."),
     "partner_in_foot": _choice("partner_in_foot", "Partners: "),
     "permission": lambda r: _yes(r.permission, "A player in a team asks the partner \"may I "
-                                 "go out?\" first, and the answer binds.",
+                                 "go out?\" first; a no binds for the turn.",
                                  "Nobody asks permission to go out."),
+    "permission_yes": _choice("permission_yes", "Where a player asks, "),
+    "canasta_pennies": lambda r: ("No card is set aside when a canasta is finished."
+                                  if not r.canasta_pennies else
+                                  f"Each time a canasta is finished, {r.canasta_pennies} "
+                                  f"card{'s' * (r.canasta_pennies != 1)} from the stock "
+                                  "go face down beside it, out of play (pennies)."),
     "last_card": _choice("last_card", "The last card: "),
     "stock_out": _choice("stock_out", "When the stock runs out, "),
     "turn_cap": lambda r: f"A round that reaches {_n(r.turn_cap)} turns ends as it lies.",

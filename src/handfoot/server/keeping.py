@@ -20,8 +20,6 @@ from handfoot.record import (
     FORMAT,
     VERSION,
     Record,
-    Recorder,
-    ReplayResult,
     Step,
     record_from_mapping,
     record_to_json,
@@ -36,10 +34,9 @@ class KeepingError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Checkpoint:
-    """What undo restores: the game as it was and how long its record was."""
+    """What undo restores: the game as it was, with its history."""
 
     game: Game
-    actions: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,17 +52,17 @@ class Applied:
 
 
 class GameKeeper:
-    """The game of one table and its record."""
+    """The game of one table, its seats' names and its description: all a record needs (the
+    game keeps its own deals and history)."""
 
-    def __init__(self, recorder: Recorder) -> None:
-        self._recorder = recorder
-        # (round, seat, action) of every action, in order: the stored rows.
-        self.actions: list[tuple[int, int, Action]] = [
-            (r.round, seat, action) for r in recorder.rounds for seat, action in r.actions]
+    def __init__(self, game: Game, names: list[str], description: str) -> None:
+        self.game = game
+        self.names = list(names)
+        self.description = description
 
     @classmethod
     def new(cls, rules: Rules, seed: int, names: list[str], description: str) -> GameKeeper:
-        return cls(Recorder.new(rules, seed=seed, names=names, description=description))
+        return cls(Game.new(rules, seed=seed), names, description)
 
     @classmethod
     def rebuild(cls, data: dict[str, Any]) -> tuple[GameKeeper, list[Step]]:
@@ -74,30 +71,27 @@ class GameKeeper:
             record = record_from_mapping(data)
         except ValueError as err:
             raise KeepingError(f"the stored record does not read: {err}") from None
-        result: ReplayResult = replay(record)
+        result = replay(record)
         if result.illegal is not None:
             raise KeepingError(f"the stored record does not replay: {result.illegal.message()}")
-        names = [s.name for s in record.seats]
-        recorder = Recorder(record.new_game(), names, record.description)
-        for step in result.steps:
-            recorder.apply(step.action, step.seat)
-        return cls(recorder), result.steps
+        return cls(result.game, [s.name for s in record.seats], record.description), \
+            result.steps
 
     # ------------------------------------------------------------------ reading
     @property
-    def game(self) -> Game:
-        return self._recorder.game
-
-    @property
-    def names(self) -> list[str]:
-        return [s.name for s in self._recorder.seats]
+    def actions(self) -> int:
+        """How many actions the game has applied (its record's length)."""
+        history = self.game.history
+        assert history is not None
+        return len(history)
 
     def deals(self) -> list[tuple[int, Deal]]:
         """Every round begun so far with its deal."""
-        return [(r.round, r.deal) for r in self._recorder.rounds]
+        g = self.game
+        return [(g.first_round + i, deal) for i, deal in enumerate(g.round_deals)]
 
     def record(self) -> Record:
-        return self._recorder.record()
+        return Record.from_game(self.game, self.names, self.description)
 
     def record_json(self) -> str:
         return record_to_json(self.record())
@@ -105,23 +99,22 @@ class GameKeeper:
     # ------------------------------------------------------------------ changing
     def apply(self, seat: int, action: Action) -> Applied:
         """Apply an action the engine has just allowed (``game.refusal`` was None)."""
-        begun = len(self._recorder.rounds)
-        round_no = self._recorder.rounds[-1].round
-        events = self._recorder.apply(action, seat)
-        self.actions.append((round_no, seat, action))
-        new = [(r.round, r.deal) for r in self._recorder.rounds[begun:]]
+        g = self.game
+        begun = len(g.round_deals)
+        round_no = g.round_no
+        events = g.apply(action, seat)
+        new = [(g.first_round + i, deal) for i, deal in enumerate(g.round_deals)][begun:]
         return Applied(seat, round_no, action, events, new)
 
     def checkpoint(self) -> Checkpoint:
-        return Checkpoint(self.game.clone(), len(self.actions))
+        return Checkpoint(self.game.clone(history=True))
 
-    def restore(self, point: Checkpoint) -> None:
-        """Back to a checkpoint of this turn (undo never crosses a round)."""
-        rec = self._recorder
-        rec.game = point.game.clone()
-        del self.actions[point.actions:]
-        kept = point.actions - sum(len(r.actions) for r in rec.rounds[:-1])
-        del rec.rounds[-1].actions[kept:]
+    def restore(self, point: Checkpoint) -> int:
+        """Back to a checkpoint of this turn (undo never crosses a round); the number of
+        actions taken back."""
+        steps = self.actions - len(point.game.history or [])
+        self.game = point.game.clone(history=True)
+        return steps
 
 
 def header_mapping(rules: Rules, seed: int, names: list[str], teams: list[int],

@@ -24,6 +24,7 @@ from handfoot.actions import Action, ActionSyntaxError, Draw, parse_action
 from handfoot.bots.base import Bot
 from handfoot.bots.hint import hint
 from handfoot.clauses import CLAUSES
+from handfoot.events import Event
 from handfoot.rules import Rules
 from handfoot.undo import teaches
 from handfoot.views import view
@@ -34,7 +35,7 @@ from .keeping import Checkpoint, GameKeeper, header_mapping, record_mapping
 from .messages import dumps, legal_texts, public_view, seat_view
 from .storage import ActionRow, Storage, StoredTable
 from .tokens import matches, new_seat_token, token_hash
-from .words import drawn_line, event_mapping
+from .words import drawn_line, event_mapping, event_text
 
 log = logging.getLogger("handfoot.server")
 
@@ -74,19 +75,46 @@ class Seat:
 
 @dataclass(slots=True)
 class Entry:
-    """One update as every client may see it (kept for reconnecting clients)."""
+    """One update as every client may see it (kept for reconnecting clients).  Its words are
+    made for each reader: "You draw 2 cards" for the drawer, "Ann draws 2 cards" for others,
+    and the drawer's own copy names the cards drawn."""
 
     version: int
     seat: int
     by: str
     action: str
-    events: list[dict[str, Any]]
-    log: list[str]
-    private: dict[int, list[str]] = field(default_factory=dict)  # seat -> its own lines
+    events: list[dict[str, Any]]  # the wire form, the same for everyone
+    raw: list[Event]
+    names: list[str]
+    drawn: str | None = None  # the actor's own draw line
+    undone: int = 0  # for an undo: the steps taken back
+    _lines: dict[int | None, list[str]] = field(default_factory=dict)
 
-    def public(self) -> dict[str, Any]:
+    def log(self, reader: int | None) -> list[str]:
+        lines = self._lines.get(reader)
+        if lines is None:
+            you = reader if reader is not None else -1
+            if self.undone:
+                who = "You take" if reader == self.seat else f"{self.names[self.seat]} takes"
+                steps = "a step" if self.undone == 1 else f"{self.undone} steps"
+                lines = [f"{who} back {steps}"]
+            else:
+                lines = []
+                for e in self.raw:
+                    if self.drawn is not None and reader == self.seat and e.name == "draw" \
+                            and e.seat == reader:
+                        lines.append(self.drawn)
+                    elif line := event_text(e, self.names, you):
+                        lines.append(line)
+            self._lines[reader] = lines
+        return lines
+
+    def public(self, reader: int | None) -> dict[str, Any]:
         return {"version": self.version, "seat": self.seat, "by": self.by,
-                "action": self.action, "events": self.events, "log": self.log}
+                "action": self.action, "events": self.events, "log": self.log(reader)}
+
+
+LogItem = str | Entry  # a line for everyone, or an update's lines in each reader's words
 
 
 class Table:
@@ -108,7 +136,7 @@ class Table:
         self.lock = asyncio.Lock()
         self.keeper: GameKeeper | None = None
         self.history: deque[Entry] = deque(maxlen=p.HISTORY)
-        self.log: deque[str] = deque(maxlen=p.LOG_LINES)
+        self.log: deque[LogItem] = deque(maxlen=p.LOG_LINES)
         self._undo: list[Checkpoint] = []
         self._undo_seat = -1
         self._bot_task: asyncio.Task[None] | None = None
@@ -135,14 +163,11 @@ class Table:
         self.log.append(f"{self.rules.name}: game {self.game_no}, "
                         f"{len(game.actions)} moves so far")
         rows = game.actions
-        for row, step in zip(rows[-p.HISTORY:] if len(rows) > p.HISTORY else rows,
-                             steps[-p.HISTORY:] if len(steps) > p.HISTORY else steps,
-                             strict=True):
-            events = [event_mapping(e, names) for e in step.events]
-            lines = [e["text"] for e in events if e["text"]]
-            self.history.append(Entry(row.version, row.seat, row.driver, step.action.text,
-                                      events, lines))
-            self.log.extend(lines)
+        for row, step in zip(rows[-p.HISTORY:], steps[-p.HISTORY:], strict=True):
+            entry = Entry(row.version, row.seat, row.driver, step.action.text,
+                          [event_mapping(e, names) for e in step.events], step.events, names)
+            self.history.append(entry)
+            self.log.append(entry)
 
     def _make_bots(self) -> None:
         assert self.keeper is not None
@@ -340,12 +365,7 @@ class Table:
                              ("3.1", "a bot is playing your seat until the next turn begins"))
                 return
             assert self.keeper is not None
-            g = self.keeper.game
-            if g.actor != seat:
-                self._refuse(client, msg.id, action.text, ("3.1", _not_your_move(g.actor, seat,
-                                                                                 g.seat)))
-                return
-            refusal = g.refusal(action)
+            refusal = self.keeper.game.refusal(action, seat)
             if refusal is not None:
                 self._refuse(client, msg.id, action.text, refusal)
                 return
@@ -358,18 +378,18 @@ class Table:
             if not self._undo or self._undo_seat != seat or self.seats[seat].driver != PERSON:
                 raise p.ProtocolError("undo", "nothing to take back: only your own steps of "
                                       "this turn, until you learn something new", msg.id)
-            assert self.keeper is not None
+            keeper = self.keeper
+            assert keeper is not None
             point = self._undo.pop()
-            steps = len(self.keeper.actions) - point.actions
+            keep = len(point.game.history or [])
             version = self.version + 1
-            await self.storage.truncate(self.id, self.game_no, point.actions, version)
-            self.keeper.restore(point)
+            await self.storage.truncate(self.id, self.game_no, keep, version)
+            steps = keeper.restore(point)
             self.version = version
-            name = self.seats[seat].name
-            line = f"{name} takes back {'a step' if steps == 1 else f'{steps} steps'}"
-            events = [{"name": "undo", "seat": seat, "text": line, "steps": steps}]
-            self._publish(Entry(version, seat, PERSON, "undo", events, [line]),
-                          {seat: msg.id})
+            entry = Entry(version, seat, PERSON, "undo", [], [], keeper.names, undone=steps)
+            entry.events = [{"name": "undo", "seat": seat, "text": entry.log(None)[0],
+                             "steps": steps}]
+            self._publish(entry, {seat: msg.id})
 
     def hint(self, client: Client, msg: p.Hint) -> None:
         seat = self._playing_seat(client, msg.id)
@@ -439,7 +459,7 @@ class Table:
         point = keeper.checkpoint() if person else None
         applied = keeper.apply(seat, action)
         version = self.version + 1
-        row = ActionRow(len(keeper.actions) - 1, applied.round, seat, action.text, version, by)
+        row = ActionRow(keeper.actions - 1, applied.round, seat, action.text, version, by)
         try:
             await self.storage.append(self.id, self.game_no, row,
                                       [(r, d.to_mapping()) for r, d in applied.new_deals],
@@ -462,13 +482,10 @@ class Table:
             self._undo.clear()
         names = keeper.names
         events = [event_mapping(e, names) for e in applied.events]
-        lines = [e["text"] for e in events if e["text"]]
-        entry = Entry(version, seat, by, action.text, events, lines)
+        entry = Entry(version, seat, by, action.text, events, applied.events, names)
         if before is not None:
             count = next((e.get("count", 0) for e in events if e["name"] == "draw"), 0)
-            own = drawn_line(self.seats[seat].name, before, view(keeper.game, seat).hand, count)
-            entry.private[seat] = [own if e["name"] == "draw" else e["text"]
-                                   for e in events if e["text"]]
+            entry.drawn = drawn_line(before, view(keeper.game, seat).hand, count)
         changed = False
         if over or any(e["name"] in ("turn", "deal") for e in events):
             for s in self.seats:
@@ -481,7 +498,7 @@ class Table:
     def _publish(self, entry: Entry, replies: dict[int, str | int | None]) -> None:
         """Send one update to every client, each built from its own seat's view."""
         self.history.append(entry)
-        self.log.extend(entry.log)
+        self.log.append(entry)
         built: dict[int | None, str] = {}
         for client in self.clients:
             seat = client.seat
@@ -502,8 +519,7 @@ class Table:
         g = self.keeper.game
         return {"type": "update", "version": entry.version, "game": self.game_no,
                 "seat": entry.seat, "by": entry.by, "action": entry.action,
-                "events": entry.events,
-                "log": entry.private.get(seat, entry.log) if seat is not None else entry.log,
+                "events": entry.events, "log": entry.log(seat),
                 "view": seat_view(g, seat) if seat is not None else public_view(g),
                 "legal": legal_texts(g, seat) if self._drives(seat) else [],
                 "can_undo": self._can_undo(seat)}
@@ -671,10 +687,7 @@ class Table:
             entries = []
             for e in self.history:
                 if e.version > last_version:
-                    out = e.public()
-                    if seat is not None and seat in e.private:
-                        out["log"] = e.private[seat]
-                    entries.append(out)
+                    entries.append(e.public(seat))
             self._send(client, {"type": "catch_up", "from": last_version,
                                 "to": self.version, "entries": entries})
         g = self.keeper.game
@@ -683,8 +696,20 @@ class Table:
             "view": seat_view(g, seat) if seat is not None else public_view(g),
             "legal": legal_texts(g, seat) if self._drives(seat) else [],
             "can_undo": self._can_undo(seat),
-            "log": list(self.log),
+            "log": self._log_lines(seat),
         }, reply_to))
+
+    def _log_lines(self, reader: int | None) -> list[str]:
+        """The last lines of the log, in the reader's words."""
+        lines: list[str] = []
+        for item in reversed(self.log):
+            if isinstance(item, str):
+                lines.append(item)
+            else:
+                lines.extend(reversed(item.log(reader)))
+            if len(lines) >= p.LOG_LINES:
+                break
+        return lines[p.LOG_LINES - 1::-1] if len(lines) >= p.LOG_LINES else lines[::-1]
 
     async def close(self) -> None:
         for task in (self._bot_task, self._hold_task):
@@ -700,12 +725,6 @@ def _reply(message: dict[str, Any], reply_to: str | int | None) -> dict[str, Any
         return message
     return {"type": message["type"], "reply_to": reply_to,
             **{k: v for k, v in message.items() if k != "type"}}
-
-
-def _not_your_move(actor: int, seat: int, turn: int) -> str:
-    if actor != turn:
-        return f"seat {actor} is to answer \"may I go out?\", not seat {seat}"
-    return f"it is seat {actor}'s turn, not seat {seat}'s"
 
 
 def clean_text(text: str, limit: int) -> str:

@@ -68,7 +68,7 @@ def play_deal(rules: Rules, bot_a: str, bot_b: str, seed: int, deal: int) -> Dea
         game = play(Game.new(rules, seed=game_seed(seed, deal)), bots)
         a_scores.append(game.totals[a_team])
         b_scores.append(game.totals[1 - a_team])
-        turns.append(sum(int(r["turns"]) for r in game.results))
+        turns.append(sum(r.turns for r in game.results))
     return DealResult(deal, (a_scores[0], a_scores[1]), (b_scores[0], b_scores[1]),
                       (turns[0], turns[1]))
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import importlib
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,10 +19,11 @@ from ..bots import make_bot
 from ..bots.base import ask
 from ..engine import Game
 from ..rules import Rules
+from ..scoring import RoundResult
+from ..state import RoundEnd
 from .runner import Progress, SimError, derive_seed, run_all
 
-ENDINGS = ("went_out", "stock_out", "turn_cap")
-CANASTA_LINE = re.compile(r"^(\S+) canastas x(\d+)$")
+ENDINGS = tuple(str(how) for how in RoundEnd)
 RAY_MISSING = ("--ray needs the Ray package, which is not installed (install ray); "
                "everything else works without it")
 PLOT_MISSING = ("--plots needs matplotlib, which is not installed: install the 'plot' extra "
@@ -48,45 +48,29 @@ def play_game(rules: Rules, bot: str, seed: int, game_no: int) -> list[dict[str,
     """One game, one record per round (module level: runs in workers and Ray tasks)."""
     bots = [make_bot(bot, bot_seed(seed, game_no, s), analysis=True)
             for s in range(rules.players)]
-    game = Game.new(rules, seed=game_seed(seed, game_no))
-    teams = rules.teams
-    # Red threes dealt in the first round are laid inside Game.new, before any event we see.
-    red = [0] * teams
-    for s, n in enumerate(game.red3):
-        red[s % teams] += n
+    game = Game.new(rules, seed=game_seed(seed, game_no), history=False)
     records = []
     while not game.over:
-        events = game.apply(ask(bots[game.actor], game))
-        for event in events:
-            if event.name == "red_three":
-                count = event.detail[0]
-                assert isinstance(count, int)
-                red[event.seat % teams] += count
-            elif event.name == "round_end":
-                records.append(_record(game.results[-1], game_no, red))
-                red = [0] * teams  # later events of this action belong to the next deal
+        played = len(game.results)
+        game.apply(ask(bots[game.actor], game))
+        records += [_record(result, game_no) for result in game.results[played:]]
     return records
 
 
-def _record(result: dict[str, Any], game_no: int, red: list[int]) -> dict[str, Any]:
-    canastas = []
-    for team in result["teams"]:
-        kinds: dict[str, int] = {}
-        for label, _points in team["lines"]:
-            m = CANASTA_LINE.match(label)
-            if m:
-                kinds[m.group(1)] = kinds.get(m.group(1), 0) + int(m.group(2))
-        canastas.append(dict(sorted(kinds.items())))
+def _record(result: RoundResult, game_no: int) -> dict[str, Any]:
+    """One round as a row: read from each team's tally, not from the score lines' labels."""
+    tallies = [team.tally for team in result.teams]
+    assert all(tallies), "an engine round result carries its tallies"
     return {
         "game": game_no,
-        "round": result["round"],
-        "ended_by": result["ended_by"],
-        "went_out": result["went_out"],
-        "turns": result["turns"],
-        "scores": [team["total"] for team in result["teams"]],
-        "canastas": canastas,
-        "red_threes": list(red),
-        "turn_cap": result["ended_by"] == "turn_cap",
+        "round": result.round,
+        "ended_by": str(result.ended_by),
+        "went_out": result.went_out,
+        "turns": result.turns,
+        "scores": list(result.scores),
+        "canastas": [dict(sorted(t.canastas.items())) if t else {} for t in tallies],
+        "red_threes": [t.red_threes_laid if t else 0 for t in tallies],
+        "turn_cap": result.ended_by is RoundEnd.TURN_CAP,
     }
 
 

@@ -41,6 +41,7 @@ from ..cards import (
     WILD_SLOT,
 )
 from ..events import Refusal
+from ..state import Phase
 from . import render
 from .session import Session, refusal_text
 
@@ -246,7 +247,7 @@ class PlayApp(App[None]):
             return
         if s.human_to_act:
             self.fast = False
-            if s.game.phase == 3:
+            if s.game.phase is Phase.ANSWER:
                 self._say(f"{s.names[s.game.seat]} asks: may I go out? Press y or n.")
         self._schedule()
 
@@ -396,7 +397,7 @@ class PlayApp(App[None]):
         s = self.session
         if not self._my_move():
             return
-        self._act(Answer(False) if s.game.phase == 3 else s.key_action("knock"))
+        self._act(Answer(False) if s.game.phase is Phase.ANSWER else s.key_action("knock"))
 
     def action_yes(self) -> None:
         if self._my_move():

@@ -6,13 +6,11 @@ the whole table can see, and the engine's answers about the person's own moves.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.markup import escape
 
 from ..bots.knowledge import missing
 from ..cards import BLACK_THREE, JOKER, KIND_TOKENS, NATURAL_RANKS, RED_THREE, TWO, slot_token
-from ..narrate import meld_text
+from ..narrate import ending_words, meld_text, plural
 from ..scoring import winners
 from ..tables import tables_for
 from ..views import SeatView
@@ -188,30 +186,29 @@ def scores_text(s: Session) -> str:
     lines = ["[u]Scores[/u]"]
     for team in range(v.rules.teams):
         who = "Us" if team == v.team else ("Them" if v.rules.teams == 2 else f"t{team}")
-        per_round = " ".join(str(r["teams"][team]["total"]) for r in v.results)
+        per_round = " ".join(str(r.teams[team].total) for r in v.results)
         lines.append(f"{who:>4} [b]{v.totals[team]:>6}[/b]  {per_round}")
     return "\n".join(lines)
 
 
 def round_result_text(s: Session, index: int) -> str:
     """The engine's breakdown of a finished round for each team, with the running totals."""
-    result: dict[str, Any] = s.game.results[index]
+    result = s.game.results[index]
     rules = s.rules
-    ended = str(result["ended_by"]).replace("_", " ")
-    went = int(result["went_out"])
-    who = f" by {s.names[went]}" if went >= 0 else ""
-    lines = [f"[b]Round {result['round']} over[/b]: {ended}{who} after {result['turns']} turns", ""]
+    ended = ending_words(result.ended_by, result.went_out, s.names, s.human)
+    lines = [f"[b]Round {result.round} over[/b]: {escape(ended)} after "
+             f"{plural(result.turns, 'turn')}", ""]
     running = [0] * rules.teams
     for r in s.game.results[: index + 1]:
-        for t, row in enumerate(r["teams"]):
-            running[t] += int(row["total"])
-    for team, row in enumerate(result["teams"]):
+        for t, row in enumerate(r.teams):
+            running[t] += row.total
+    for team, row in enumerate(result.teams):
         mine = team == rules.team_of(s.human)
         seats = ", ".join(s.names[x] for x in rules.seats_of(team))
         lines.append(f"[u]{'Us' if mine else 'Them'} (team {team}: {escape(seats)})[/u]")
-        for label, points in row["lines"]:
-            lines.append(f"  {escape(str(label)):<26}{int(points):>7}")
-        lines.append(f"  {'round total':<26}[b]{int(row['total']):>7}[/b]")
+        for line in row.lines:
+            lines.append(f"  {escape(line.label):<26}{line.points:>7}")
+        lines.append(f"  {'round total':<26}[b]{row.total:>7}[/b]")
         lines.append(f"  {'game total':<26}[b]{running[team]:>7}[/b]")
     if index == len(s.game.results) - 1 and s.game.over:
         lines.append("")

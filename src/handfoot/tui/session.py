@@ -1,8 +1,8 @@
 """One person's game against bots, without any screen: the table the terminal game draws.
 
-The session owns the recorded game, the bots, the person's picked and staged cards and the
-undo stack.  Everything the screen shows comes from ``view(game, human)`` and the events; the
-game object itself is only asked what is legal and told what was done.
+The session owns the game (which keeps its own history), the bots, the person's picked and
+staged cards and the undo stack.  Everything the screen shows comes from ``view(game, human)``
+and the events; the game object itself is only asked what is legal and told what was done.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ..actions import (
     Stop,
     TakePile,
 )
-from ..bots import make_bot
+from ..bots import BotError, make_bot
 from ..bots.base import Bot
 from ..bots.hint import hint
 from ..cards import (
@@ -35,21 +35,30 @@ from ..cards import (
     slot_token,
 )
 from ..clauses import CLAUSES
-from ..engine import Event, Game
-from ..events import Refusal
-from ..narrate import meld_text
-from ..record import Record, Recorder, record_to_json
+from ..engine import Game
+from ..events import Drew, Event, Melded, Refusal, RoundDealt
+from ..narrate import describe, meld_text
+from ..record import Record, record_to_json, replay
 from ..rules import Rules
+from ..state import Phase
 from ..tables import tables_for
 from ..undo import teaches
 from ..views import SeatView, view
-from .words import YOU, describe, drawn_text, seat_names
+from .words import YOU, drawn_text, seat_names
 
 HUMAN_NAME = "you"
 # The strongest bot a person can wait for: about 60% of rounds against the heuristic
 # (docs/BOTS.md), a few hundredths of a second a decision on average (under half a second at
 # most), and a fixed number of worlds, so the same seed replays the same game.
 DEFAULT_BOT = "search"
+
+
+def _is_bot(name: str) -> bool:
+    try:
+        make_bot(name)
+    except BotError:
+        return False
+    return True
 
 
 class PlayError(ValueError):
@@ -59,8 +68,6 @@ class PlayError(ValueError):
 @dataclass(slots=True)
 class _Saved:
     game: Game
-    rounds: int
-    actions: int
     log: int
     staged: list[Part]
 
@@ -103,18 +110,20 @@ def refusal_text(refusal: Refusal) -> str:
 
 
 class Session:
-    def __init__(self, recorder: Recorder, human: int, bots: dict[int, Bot],
-                 save_path: Path | None = None) -> None:
-        self.recorder = recorder
+    def __init__(self, game: Game, names: list[str], human: int, bots: dict[int, Bot],
+                 save_path: Path | None = None, description: str = "") -> None:
+        self.game = game
+        self.record_names = names  # as the record names the seats: bot levels and "you"
+        self.description = description
         self.human = human
         self.bots = bots
         self.save_path = save_path
-        self.names = seat_names(recorder.game.rules, human)
+        self.names = seat_names(game.rules, human)
         self.log = Log()
         self.picked = [0] * NUM_KINDS  # cards chosen but not yet put on a meld
         self.staged: list[Part] = []  # melds and additions waiting for "lay down"
         self._undo: list[_Saved] = []
-        self.shown_results = len(recorder.game.results)  # round-end screens already shown
+        self.shown_results = len(game.results)  # round-end screens already shown
         self._start_log()
 
     # ------------------------------------------------------------------ building
@@ -134,38 +143,36 @@ class Session:
             players[seat] = make_bot(spec, seed=seed * 10 + i + 1)
             names[seat] = spec
         names[human] = HUMAN_NAME
-        recorder = Recorder.new(rules, seed=seed, names=names,
-                                description=f"handfoot play, seed {seed}")
-        return cls(recorder, human, players, save_path)
+        return cls(Game.new(rules, seed=seed), names, human, players, save_path,
+                   f"handfoot play, seed {seed}")
 
     @classmethod
     def resume(cls, record: Record, save_path: Path | None = None,
                default_bot: str = DEFAULT_BOT) -> Session:
-        """Replay a saved record's actions and carry on from where it stopped."""
+        """Replay a saved record and carry on from where it stopped.  Seats the record names
+        with a bot level keep that level; other seats (a record of people, such as the
+        examples) get ``default_bot``."""
         names = [s.name for s in record.seats]
         human = names.index(HUMAN_NAME) if HUMAN_NAME in names else 0
-        recorder = Recorder(record.new_game(), names, record.description)
+        outcome = replay(record)
+        if outcome.illegal is not None:
+            raise PlayError(f"the saved game does not replay: {outcome.illegal.message()}")
         # The current round's events, so the log picks up where the game was left.
         this_round: list[tuple[list[Event], int]] = []
-        for rnd in record.rounds:
-            for seat, action in rnd.actions:
-                refusal = recorder.game.refusal(action)
-                if recorder.game.actor != seat or refusal is not None:
-                    why = refusal_text(refusal) if refusal else "not that seat's move"
-                    raise PlayError(f"round {rnd.round}: {action.text!r} by seat {seat} "
-                                    f"does not replay: {why}")
-                events = recorder.apply(action, seat)
-                if any(e.name == "deal" for e in events):
-                    this_round.clear()
-                else:
-                    this_round.append((events, seat))
+        for step in outcome.steps:
+            if any(isinstance(e, RoundDealt) for e in step.events):
+                this_round.clear()
+            else:
+                this_round.append((step.events, step.seat))
         seed = record.seed or 0
         players: dict[int, Bot] = {}
         for seat, name in enumerate(names):
             if seat != human:
-                players[seat] = make_bot(name or default_bot, seed=seed * 10 + seat + 17)
-        session = cls(recorder, human, players, save_path)
-        session.shown_results = len(recorder.game.results)
+                spec = name if _is_bot(name) else default_bot
+                players[seat] = make_bot(spec, seed=seed * 10 + seat + 17)
+                names[seat] = spec
+        session = cls(outcome.game, names, human, players, save_path, record.description)
+        session.shown_results = len(outcome.game.results)
         for events, seat in this_round:
             session._log_events(events, seat)
         session.log.add(f"resumed after {sum(len(r.actions) for r in record.rounds)} moves")
@@ -176,18 +183,14 @@ class Session:
         rules = g.rules
         self.log.add(f"{rules.name}: {rules.players} players, seed {g.seed}")
         if not g.over:
-            self.log.add(describe(Event("deal", g.dealer, (g.round_no,)), self.names, rules)
+            self.log.add(describe(RoundDealt(g.dealer, g.round_no), self.names, self.human)
                          or "")
             self._log_minimum()
 
     # ------------------------------------------------------------------ reading
     @property
-    def game(self) -> Game:
-        return self.recorder.game
-
-    @property
     def rules(self) -> Rules:
-        return self.recorder.game.rules
+        return self.game.rules
 
     def view(self) -> SeatView:
         return view(self.game, self.human)
@@ -212,14 +215,14 @@ class Session:
             return ("4.1", "the pile is empty")
         if g.over:
             return ("10.8", "the game is over")
-        if g.seat == self.human and g.phase == 0:
+        if g.seat == self.human and g.phase is Phase.DRAW:
             trial = g
         else:
             # Ask the engine as if it were the person's draw: every check of a take looks only
             # at the taker's own hand, its team's melds and the pile.
             trial = g.clone()
             trial.seat = trial.actor = self.human
-            trial.phase = 0
+            trial.phase = Phase.DRAW
             trial.took_pile = trial.retracted = False
             trial.staged = 0
             trial.snapshot = None
@@ -320,11 +323,9 @@ class Session:
         refusal = g.refusal(action)
         if refusal is not None:
             return refusal
-        saved = _Saved(g.clone(), len(self.recorder.rounds),
-                       len(self.recorder.rounds[-1].actions), len(self.log.lines),
-                       list(self.staged))
+        saved = _Saved(g.clone(history=True), len(self.log.lines), list(self.staged))
         before = self.view().hand
-        events = self.recorder.apply(action, self.human)
+        events = g.apply(action)
         if isinstance(action, LayDown):
             self.clear()
         self._log_events(events, self.human, hand_before=before)
@@ -343,9 +344,7 @@ class Session:
         if not self._undo:
             return False
         saved = self._undo.pop()
-        self.recorder.game = saved.game.clone()
-        del self.recorder.rounds[saved.rounds:]
-        del self.recorder.rounds[-1].actions[saved.actions:]
+        self.game = saved.game.clone(history=True)
         self.log.truncate(saved.log)
         self.picked = [0] * NUM_KINDS
         self.staged = saved.staged
@@ -358,7 +357,7 @@ class Session:
         actor = g.actor
         bot = self.bots[actor]
         action = bot.choose(view(g, actor), g.legal_actions())
-        events = self.recorder.apply(action, actor)
+        events = g.apply(action)
         self._log_events(events, actor)
         self._after(events)
         return events
@@ -371,18 +370,18 @@ class Session:
     def _log_events(self, events: list[Event], actor: int,
                     hand_before: tuple[int, ...] | None = None) -> None:
         for e in events:
-            if e.name == "draw" and e.seat == self.human and hand_before is not None:
+            if isinstance(e, Drew) and e.seat == self.human and hand_before is not None:
                 # The person sees their own new cards; the table sees only how many.
                 self.log.add(drawn_text(hand_before, self.view().hand, e, self.names))
                 continue
-            if e.name == "meld":
-                slot, *counts = (int(str(x)) for x in e.detail)
-                self.log.meld(e.seat, self.names[e.seat], slot, counts)
+            if isinstance(e, Melded):
+                self.log.meld(e.seat, self.names[e.seat], e.slot,
+                              [e.naturals, e.twos, e.jokers])
                 continue
-            line = describe(e, self.names, self.rules)
+            line = describe(e, self.names, self.human)
             if line:
                 self.log.add(line)
-            if e.name == "deal":
+            if isinstance(e, RoundDealt):
                 self._log_minimum()
 
     def _log_minimum(self) -> None:
@@ -395,8 +394,11 @@ class Session:
         """Indexes of finished rounds whose score screen the person has not seen."""
         return list(range(self.shown_results, len(self.game.results)))
 
+    def record(self) -> Record:
+        return Record.from_game(self.game, self.record_names, self.description)
+
     def record_json(self) -> str:
-        return record_to_json(self.recorder.record())
+        return record_to_json(self.record())
 
     def save(self) -> Path | None:
         if self.save_path is None:

@@ -1,0 +1,173 @@
+"""Read-only facts about a position that both the checks and the transitions need.
+
+Which canastas a team has, what its going-out quota still lacks, whether a finished canasta is
+spare, whether a discard is owed, why a seat may not go out or empty a packet yet, and the
+atomic steps of a compound lay-down.  Nothing here changes the state, so legality.py and
+transitions.py both build on this module and neither needs the other's internals.
+"""
+
+from __future__ import annotations
+
+from .actions import ADDS, STARTS, Add, LayDown, Start
+from .cards import JOKER, NUM_SLOTS, TWO, WILD_SLOT
+from .events import Refusal
+from .rules import Rules
+from .state import AskState, State
+from .tables import slot_name
+
+_NUMBER_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def team_words(rules: Rules) -> tuple[str, str]:
+    """How refusals name the player's side: ("your team", "needs") in partnerships, ("you",
+    "need") when everyone plays alone."""
+    return ("your team", "needs") if rules.team_size > 1 else ("you", "need")
+
+
+def team_has(rules: Rules) -> str:
+    return "your team has" if rules.team_size > 1 else "you have"
+
+
+def teams(rules: Rules) -> str:
+    """The possessive: "your team's" in partnerships, "your" alone."""
+    return "your team's" if rules.team_size > 1 else "your"
+
+
+# ====================================================================== canastas
+def canasta_kinds(g: State, team: int) -> list[str]:
+    """The kinds of every canasta the team has finished: closed ones and open ones that have
+    reached the canasta size and keep growing."""
+    t = g.t
+    kinds = [t.canasta_kind(s, tw + j) for s, _n, tw, j in g.closed[team]]
+    size = t.canasta
+    nat, two, jok = g.nat[team], g.two[team], g.jok[team]
+    for s in range(NUM_SLOTS):
+        if nat[s] + two[s] + jok[s] >= size:
+            kinds.append(t.canasta_kind(s, two[s] + jok[s]))
+    return kinds
+
+
+def has_canasta(g: State, team: int) -> bool:
+    if g.closed[team]:
+        return True
+    size = g.t.canasta
+    nat, two, jok = g.nat[team], g.two[team], g.jok[team]
+    return any(nat[s] + two[s] + jok[s] >= size for s in range(NUM_SLOTS))
+
+
+def quota_missing(g: State, team: int) -> dict[str, int]:
+    """The canastas of each kind the team still lacks to go out (8.1, 8.2)."""
+    return g.t.quota_missing(canasta_kinds(g, team))
+
+
+def missing_text(missing: dict[str, int]) -> str:
+    """``{"clean": 2, "wild": 1}`` in words: "two clean canastas and a wild canasta"."""
+    parts = []
+    for kind, n in missing.items():
+        count = _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
+        noun = "canasta" if n == 1 else "canastas"
+        rank_kind = kind not in ("clean", "dirty", "wild")
+        parts.append(f"{count} {noun} of {kind}" if rank_kind else f"{count} {kind} {noun}")
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def spare_if_finished(g: State, team: int, slot: int) -> bool:
+    """Whether the team's finished canasta in ``slot`` is spare: the team's closed canastas
+    fill every requirement of the quota that they fill with it (decision D18).
+
+    Only the closed canastas are compared because every canasta left open to grow is spare
+    (one closes as soon as it is needed), so the closed ones always fill all that every
+    canasta of the team fills."""
+    t = g.t
+    closed = [t.canasta_kind(s, tw + j) for s, _n, tw, j in g.closed[team]]
+    kind = t.canasta_kind(slot, g.two[team][slot] + g.jok[team][slot])
+    without = sum(t.quota_missing(closed).values())
+    return sum(t.quota_missing([*closed, kind]).values()) == without
+
+
+# ====================================================================== the turn
+def discard_owed(g: State) -> bool:
+    """Whether this turn ends with a discard (it does unless the pile was taken where a knock
+    ends such a turn, 3.6)."""
+    return not (g.took_pile and not g.rules.discard_after_pile)
+
+
+def go_out_refusal(g: State, seat: int) -> Refusal | None:
+    """Why the seat may not go out now, if it emptied its last card (8.1-8.5)."""
+    rules = g.rules
+    if g.packet_no[seat] != g.t.last_packet:
+        return ("8.3", f"you can go out only from your {rules.packet_names[-1]}")
+    team = seat % g.t.teams
+    missing = quota_missing(g, team)
+    if missing:
+        side, needs = team_words(rules)
+        return ("8.1", f"{side} still {needs} {missing_text(missing)}")
+    if rules.partner_in_foot != "no":
+        for mate in rules.seats_of(team):
+            if mate == seat:
+                continue
+            if g.packet_no[mate] != g.t.last_packet:
+                return ("8.4", f"every partner must be in their {rules.packet_names[-1]} "
+                        "before you go out")
+            if rules.partner_in_foot == "played_from_foot" and not g.foot_played[mate]:
+                return ("8.4", f"every partner must have played from their "
+                        f"{rules.packet_names[-1]} first")
+    if rules.permission and rules.team_size > 1 and g.asked is not AskState.YES:
+        if g.asked is AskState.NO:
+            return ("8.5.2", "your partner said no: you may not go out this turn")
+        return ("8.5.1", "ask your partner \"may I go out?\" first")
+    return None
+
+
+def stripping_refusal(g: State, seat: int, why: Refusal | None) -> Refusal:
+    """The refusal of a step that would leave the seat unable to end its turn in the foot
+    (7.5), with the going-out condition that is missing as its sub-clause."""
+    if why is None or why[0] == "8.3":
+        return ("7.5", "keep two cards back: one to discard and one to carry on with")
+    sub = {"8.1": "7.5.1", "8.4": "7.5.2", "8.5.1": "7.5.3", "8.5.2": "7.5.4"}[why[0]]
+    return (sub, f"you may not go out yet ({why[1]}), so keep two cards back: one to discard "
+            "and one to carry on with")
+
+
+def next_packet_refusal(g: State, seat: int, team_has_canasta: bool) -> Refusal | None:
+    """Why the seat may not empty its current (not last) packet now (7.2)."""
+    if (g.packet_no[seat] == 0 and g.t.knee_rule and not team_has_canasta
+            and g.rules.empty_before_knee == "forbidden"):
+        whose = "your team's" if g.rules.team_size > 1 else "your"
+        return ("7.2", f"you may not empty your hand before {whose} first canasta brings "
+                "your knee")
+    return None
+
+
+# ====================================================================== lay-downs
+def laydown_steps(g: State, action: LayDown) -> list[Start | Add | Refusal]:
+    """The atomic steps of a lay-down: naturals first, so wild limits are met on the way.
+    A part that cannot be split into steps ends the list with its refusal."""
+    steps: list[Start | Add | Refusal] = []
+    team = g.seat % g.t.teams
+    opened_slots: set[int] = set()
+    for part in action.parts:
+        slot = part.slot
+        n, w2, wj = part.naturals, part.twos, part.jokers
+        is_open = bool(g.nat[team][slot] + g.two[team][slot] + g.jok[team][slot]) \
+            or slot in opened_slots
+        if not is_open:
+            if part.size < 3:
+                steps.append(("5.1", f"a new {slot_name(slot)} meld needs at least three cards"))
+                return steps
+            first_n = min(n, 3)
+            rest = 3 - first_n
+            take2 = min(w2, rest)
+            first = (first_n, take2, rest - take2)
+            if first[2] > wj:
+                steps.append(("5.3", "not enough cards for that meld"))
+                return steps
+            steps.append(STARTS.get((slot, first)) or ("5.3", "that meld cannot start so"))
+            n, w2, wj = n - first[0], w2 - first[1], wj - first[2]
+            opened_slots.add(slot)
+        if slot != WILD_SLOT:
+            steps += [ADDS[(slot, slot)]] * n
+        steps += [ADDS[(slot, TWO)]] * w2 + [ADDS[(slot, JOKER)]] * wj
+    return steps

@@ -1,0 +1,45 @@
+"""The front door: ``import handfoot`` gives the documented API, and the README's library
+example runs as written."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+import handfoot
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_readme_library_example_runs_as_written() -> None:
+    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 10
+    assert result.failed == 0
+
+
+def test_every_public_name_is_documented_in_the_api_page() -> None:
+    api = (ROOT / "docs" / "API.md").read_text(encoding="utf-8")
+    for name in handfoot.__all__:
+        assert f"`{name}" in api, name
+
+
+def test_every_error_derives_from_one_base() -> None:
+    errors = [getattr(handfoot, name) for name in handfoot.__all__
+              if isinstance(getattr(handfoot, name), type)
+              and issubclass(getattr(handfoot, name), Exception)]
+    assert len(errors) >= 7
+    assert all(issubclass(e, handfoot.HandfootError) for e in errors)
+
+
+def test_an_action_repr_rebuilds_it() -> None:
+    namespace = {"parse_action": handfoot.parse_action}
+    for action in [*handfoot.ATOMIC_ACTIONS, handfoot.parse_action("lay K K K 2, wild: 2 2 JK")]:
+        assert eval(repr(action), namespace) == action
+
+
+def test_a_game_says_where_it_stands() -> None:
+    game = handfoot.Game.new(handfoot.preset("hand-knee-foot"), seed=3)
+    assert repr(game) == "<Game hand-knee-foot, round 1/4, turn 1, seat 1, draw>"
+    game.apply("draw")
+    assert "meld" in repr(game)
