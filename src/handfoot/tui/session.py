@@ -19,7 +19,6 @@ from ..actions import (
     Part,
     Retract,
     Stop,
-    TakePile,
 )
 from ..bots import BotError, make_bot
 from ..bots.base import Bot
@@ -38,9 +37,9 @@ from ..clauses import CLAUSES
 from ..engine import Game
 from ..events import Drew, Event, Melded, Refusal, RoundDealt
 from ..narrate import describe, meld_text
+from ..pile import pile_status
 from ..record import Record, record_to_json, replay
 from ..rules import Rules
-from ..state import Phase
 from ..tables import tables_for
 from ..undo import teaches
 from ..views import SeatView, view
@@ -210,30 +209,7 @@ class Session:
     def pile_status(self) -> Refusal | None:
         """Why the person may not take the pile now (or were it their draw), by the engine;
         None when they may."""
-        g = self.game
-        if not g.pile:
-            return ("4.1", "the pile is empty")
-        if g.over:
-            return ("10.8", "the game is over")
-        if g.seat == self.human and g.phase is Phase.DRAW:
-            trial = g
-        else:
-            # Ask the engine as if it were the person's draw: every check of a take looks only
-            # at the taker's own hand, its team's melds and the pile.
-            trial = g.clone()
-            trial.seat = trial.actor = self.human
-            trial.phase = Phase.DRAW
-            trial.took_pile = trial.retracted = False
-            trial.staged = 0
-            trial.snapshot = None
-            trial.minimum = g.opening_minimum(self.human % self.rules.teams)
-        reasons = []
-        for wild in (-1, TWO, JOKER):
-            refusal = trial.refusal(TakePile(wild))
-            if refusal is None:
-                return None
-            reasons.append(refusal)
-        return reasons[0]
+        return pile_status(self.game, self.human).refusal
 
     def hint(self) -> str:
         legal = self.legal()
