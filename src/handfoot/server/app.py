@@ -30,6 +30,7 @@ from . import protocol as p
 from .connection import Connection
 from .drivers import BOTS, BotRunner
 from .keeping import GameKeeper, KeepingError, record_mapping
+from .rules_form import explained, options, presets
 from .storage import SeatRow, Storage, StorageError, TableRow
 from .table import LOBBY, Table, bot_levels
 from .tokens import new_host_token, new_table_id, token_hash
@@ -148,6 +149,37 @@ async def info(request: Request) -> Response:
     return JSONResponse({"protocol": p.PROTOCOL_VERSION, "server": f"handfoot {__version__}",
                          "presets": list(PRESET_NAMES), "bots": list(BOTS),
                          "options": p.TableOptions().model_dump()})
+
+
+async def rules_form(request: Request) -> Response:
+    """The presets and every option of the rules, for the lobby's house-rule editor."""
+    return JSONResponse({"presets": presets(), "options": options(), "bots": list(BOTS)})
+
+
+async def explain_rules(request: Request) -> Response:
+    """A rules choice (as ``POST /api/tables`` takes it) checked by the engine and explained."""
+    try:
+        data = await _json_body(request)
+        if not isinstance(data, dict):
+            raise p.ProtocolError("bad_json", "expected a JSON object")
+        choice = p.parse_create({"rules": data}).rules
+        rules = rules_of(choice)
+    except p.ProtocolError as err:
+        return _error(err.code, err.message, 413 if err.code == "too_large" else 400)
+    # A table's complete rules name their preset ("hand-and-foot + house rules").
+    named = rules.name.removesuffix(" + house rules")
+    base = choice.preset or (named if named in PRESET_NAMES else None)
+    return JSONResponse(explained(rules, base))
+
+
+async def _json_body(request: Request) -> Any:
+    body = await request.body()
+    if len(body) > 128 * 1024:
+        raise p.ProtocolError("too_large", "the request is over 128 KiB")
+    try:
+        return json.loads(body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise p.ProtocolError("bad_json", f"not valid JSON: {err}") from None
 
 
 async def create_table(request: Request) -> Response:
@@ -275,6 +307,8 @@ def create_app(db: str | None = None, public_url: str | None = None,
             Route("/", home),
             Route("/t/{table}", table_page),
             Route("/api/info", info),
+            Route("/api/rules", rules_form),
+            Route("/api/rules/explain", explain_rules, methods=["POST"]),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables", host_tables, methods=["GET"]),
             Route("/api/tables/{table}", table_summary),

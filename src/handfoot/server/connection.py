@@ -178,6 +178,8 @@ class Connection:
             raise p.ProtocolError("hello_first", "say hello first", msg.id)
         if isinstance(msg, p.Act):
             await table.act(self, msg)
+        elif isinstance(msg, p.Check):
+            table.check(self, msg)
         elif isinstance(msg, p.Undo):
             await table.undo(self, msg)
         elif isinstance(msg, p.Ping):

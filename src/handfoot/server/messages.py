@@ -8,7 +8,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from handfoot.actions import Action, Add, LayDown, Start
+from handfoot.cards import JOKER, TWO, WILD_SLOT
+from handfoot.clauses import CLAUSES
 from handfoot.engine import Game
+from handfoot.pile import pile_status
+from handfoot.tables import tables_for
 from handfoot.views import view
 
 
@@ -42,6 +47,39 @@ def legal_texts(game: Game, seat: int | None) -> list[str]:
     if seat is None or game.over or game.actor != seat:
         return []
     return [a.text for a in game.legal_actions()]
+
+
+def pile_mapping(game: Game, seat: int | None) -> dict[str, Any] | None:
+    """Whether the seat may take the pile (or could, at its draw), the engine's reason if not,
+    and what a take needs; None for a spectator, who takes nothing."""
+    if seat is None:
+        return None
+    status = pile_status(game, seat)
+    clause, reason = status.refusal or ("", "")
+    return {"open": status.open, "clause": clause, "rule": CLAUSES.get(clause, ""),
+            "reason": reason, "take": status.take.text if status.take else None,
+            "uses": status.uses, "short": status.short, "needs": status.needs}
+
+
+def quota_missing(game: Game) -> list[dict[str, int]]:
+    """The canastas each team still lacks to go out, by kind (public: the melds are)."""
+    return [game.quota_missing(team) for team in range(game.rules.teams)]
+
+
+def meld_points(game: Game, action: Action) -> int:
+    """The card points a meld step or lay-down puts down (what counts toward an opening), by
+    the rules' card values."""
+    values = tables_for(game.rules).values
+    if isinstance(action, Add):
+        return int(values[action.kind])
+    if isinstance(action, Start):
+        parts = [(action.slot, action.naturals, action.twos, action.jokers)]
+    elif isinstance(action, LayDown):
+        parts = [(p.slot, p.naturals, p.twos, p.jokers) for p in action.parts]
+    else:
+        return 0
+    return sum((n * values[slot] if slot != WILD_SLOT else 0) + tw * values[TWO]
+               + j * values[JOKER] for slot, n, tw, j in parts)
 
 
 def error(code: str, message: str, reply_to: str | int | None = None,

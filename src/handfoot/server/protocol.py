@@ -127,6 +127,11 @@ class Act(_Message):
     action: Annotated[str, Field(min_length=1, max_length=400)]
 
 
+class Check(_Message):
+    type: Literal["check"]
+    action: Annotated[str, Field(min_length=1, max_length=400)]
+
+
 class Undo(_Message):
     type: Literal["undo"]
     version: Version
@@ -155,11 +160,12 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | Join | Leave | Start | Options | Act | Undo | Hint | Chat | Rematch | Sync | Ping,
+    Hello | Join | Leave | Start | Options | Act | Check | Undo | Hint | Chat | Rematch | Sync
+    | Ping,
     Field(discriminator="type"),
 ]
-MESSAGE_TYPES = ("hello", "join", "leave", "start", "options", "act", "undo", "hint", "chat",
-                 "rematch", "sync", "ping")
+MESSAGE_TYPES = ("hello", "join", "leave", "start", "options", "act", "check", "undo", "hint",
+                 "chat", "rematch", "sync", "ping")
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 

@@ -32,7 +32,15 @@ from handfoot.views import view
 from . import protocol as p
 from .drivers import BotRunner, bot_name
 from .keeping import Checkpoint, GameKeeper, header_mapping, record_mapping
-from .messages import dumps, legal_texts, public_view, seat_view
+from .messages import (
+    dumps,
+    legal_texts,
+    meld_points,
+    pile_mapping,
+    public_view,
+    quota_missing,
+    seat_view,
+)
 from .storage import ActionRow, Storage, StoredTable
 from .tokens import matches, new_seat_token, token_hash
 from .words import drawn_line, event_mapping, event_text
@@ -371,6 +379,33 @@ class Table:
                 return
             await self._apply(seat, action, PERSON, msg.id)
 
+    def check(self, client: Client, msg: p.Check) -> None:
+        """Would the engine take this action now?  Nothing is applied: the page shows the
+        answer beside the cards being staged, with the points they put down."""
+        seat = self._playing_seat(client, msg.id)
+        try:
+            action = parse_action(msg.action)
+        except ActionSyntaxError as err:
+            raise p.ProtocolError("bad_action", f"{msg.action[:60]!r}: {err}", msg.id) from None
+        assert self.keeper is not None
+        g = self.keeper.game
+        refusal = g.refusal(action, seat) if not g.over else ("10.8", "the game is over")
+        if refusal is None and self.seats[seat].driver != PERSON:
+            refusal = ("3.1", "a bot is playing your seat until the next turn begins")
+        clause, reason = refusal or ("", "")
+        team = self.rules.team_of(seat)
+        points = meld_points(g, action)
+        opening = None
+        if not g.over and not g.opened[team]:
+            mine = g.seat == seat
+            laid = g.staged if mine else 0
+            minimum = g.minimum if mine else g.opening_minimum(team)
+            opening = {"laid": laid + points, "minimum": minimum}
+        self._send(client, _reply({"type": "checked", "action": action.text,
+                                   "ok": refusal is None, "clause": clause,
+                                   "rule": CLAUSES.get(clause, ""), "reason": reason,
+                                   "points": points, "opening": opening}, msg.id))
+
     async def undo(self, client: Client, msg: p.Undo) -> None:
         async with self.lock:
             seat = self._playing_seat(client, msg.id)
@@ -522,7 +557,8 @@ class Table:
                 "events": entry.events, "log": entry.log(seat),
                 "view": seat_view(g, seat) if seat is not None else public_view(g),
                 "legal": legal_texts(g, seat) if self._drives(seat) else [],
-                "can_undo": self._can_undo(seat)}
+                "can_undo": self._can_undo(seat),
+                "pile": pile_mapping(g, seat), "quota_missing": quota_missing(g)}
 
     def _drives(self, seat: int | None) -> bool:
         return seat is not None and self.seats[seat].driver == PERSON
@@ -696,6 +732,7 @@ class Table:
             "view": seat_view(g, seat) if seat is not None else public_view(g),
             "legal": legal_texts(g, seat) if self._drives(seat) else [],
             "can_undo": self._can_undo(seat),
+            "pile": pile_mapping(g, seat), "quota_missing": quota_missing(g),
             "log": self._log_lines(seat),
         }, reply_to))
 
