@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import json
 import logging
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from handfoot import __version__
@@ -249,35 +250,51 @@ async def table_record(request: Request) -> Response:
         "content-disposition": f'attachment; filename="handfoot-{table_id}-game{game_no}.json"'})
 
 
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>handfoot</title>
+STATIC = Path(__file__).parent / "static"
+
+NOT_FOUND = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>No such table - handfoot</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{{font:16px/1.5 system-ui,sans-serif;max-width:40em;margin:3em auto;padding:0 1em}}
-code{{background:#eee;padding:0 .2em}}</style></head>
-<body><h1>handfoot</h1>{body}
-<p>The protocol is described in <code>docs/PROTOCOL.md</code> (version {protocol}).</p>
-</body></html>
+<link rel="stylesheet" href="/static/style.css"></head>
+<body class="plain"><main><h1>No such table</h1>
+<p>This invite link names no table on this server. Ask the host for the link again, or
+<a href="/">start a table of your own</a>.</p></main></body></html>
 """
+
+# The page builds everything from the protocol; it loads nothing from elsewhere.
+PAGE_HEADERS = {
+    "content-security-policy": "default-src 'self'; connect-src 'self' ws: wss:; "
+    "img-src 'self' data:; style-src 'self'; script-src 'self'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'",
+    "cache-control": "no-cache",
+    "referrer-policy": "no-referrer",  # an invite link is the key to its table
+    "x-content-type-options": "nosniff",
+}
+
+
+def _page() -> str:
+    return (STATIC / "index.html").read_text(encoding="utf-8")
 
 
 async def home(request: Request) -> Response:
-    body = ("<p>This is a handfoot server: Hand and Foot tables for people and bots.</p>"
-            "<p>Create a table with <code>POST /api/tables</code>; join one from the terminal "
-            "with <code>handfoot play --join INVITE_URL</code>.</p>")
-    return HTMLResponse(PAGE.format(body=body, protocol=p.PROTOCOL_VERSION))
+    return HTMLResponse(_page(), headers=PAGE_HEADERS)
 
 
 async def table_page(request: Request) -> Response:
-    table_id = request.path_params["table"]
-    summary = await _hall(request).storage.summary(table_id)
+    summary = await _hall(request).storage.summary(request.path_params["table"])
     if summary is None:
-        return HTMLResponse(PAGE.format(body="<p>There is no such table.</p>",
-                                        protocol=p.PROTOCOL_VERSION), status_code=404)
-    url = html.escape(str(request.url))
-    name = html.escape(summary["name"] or summary["rules"])
-    body = (f"<p>Table <b>{name}</b> ({html.escape(summary['status'])}).</p>"
-            f"<p>Sit at it from a terminal: <code>handfoot play --join {url}</code></p>")
-    return HTMLResponse(PAGE.format(body=body, protocol=p.PROTOCOL_VERSION))
+        return HTMLResponse(NOT_FOUND, status_code=404, headers=PAGE_HEADERS)
+    return HTMLResponse(_page(), headers=PAGE_HEADERS)
+
+
+class Static(StaticFiles):
+    """The page's files, revalidated on every load (a new version is seen at once)."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers["cache-control"] = "no-cache"
+        response.headers["x-content-type-options"] = "nosniff"
+        return response
 
 
 async def websocket(ws: WebSocket) -> None:
@@ -314,6 +331,7 @@ def create_app(db: str | None = None, public_url: str | None = None,
             Route("/api/tables/{table}", table_summary),
             Route("/api/tables/{table}/record", table_record),
             WebSocketRoute("/ws/{table}", websocket),
+            Mount("/static", Static(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
     )
