@@ -25,6 +25,7 @@ from handfoot.bots.base import Bot
 from handfoot.bots.hint import hint
 from handfoot.clauses import CLAUSES
 from handfoot.events import Event
+from handfoot.narrate import merge_melds
 from handfoot.rules import Rules
 from handfoot.undo import teaches
 from handfoot.views import view
@@ -108,7 +109,8 @@ class Entry:
                 lines = [f"{who} back {steps}"]
             else:
                 lines = []
-                for e in self.raw:
+                # A lay-down's steps on one meld read as one line ("You meld 6: 6 6 JK").
+                for e in merge_melds(self.raw):
                     if self.drawn is not None and reader == self.seat and e.name == "draw" \
                             and e.seat == reader:
                         lines.append(self.drawn)
