@@ -52,7 +52,7 @@ export function showSettings(current, save) {
 
 export function showAsk(g) {
   const v = g.view;
-  const asker = seatLabel(g, v.turn);
+  const asker = g.table.seats[v.turn].name || `Seat ${v.turn + 1}`;
   const binding = g.table.rules.permission_yes === "binding";
   return dialog("ask-dialog", `${asker} asks: may I go out?`, [
     h("p", {}, binding
@@ -112,7 +112,7 @@ export function showFinal(g, { host, rematch, record }) {
     h("p", { class: "verdict" }, h("strong", {}, verdict)),
     h("table", { class: "final" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"),
-        [...Array(n).keys()].map((t) => h("th", { scope: "col" }, t === mine ? "Your team" : `Team ${t + 1}`)))),
+        [...Array(n).keys()].map((t) => h("th", { scope: "col" }, t === mine ? "Your team" : `Team ${"ABCDEF"[t]}`)))),
       h("tbody", {},
         v.results.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.round)), r.teams.map((t) => h("td", {}, String(t.total))))),
         h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), v.totals.map((t) => h("td", {}, h("strong", {}, String(t))))))),

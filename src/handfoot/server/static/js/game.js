@@ -257,7 +257,9 @@ export class Game {
     this.busy = true;
     try {
       const reply = await this.conn.request({ type: "act", version: this.conn.version, action });
-      if (reply.type === "refused") {
+      if (reply.type === "update") {
+        if (this.message) this.hooks.say("");
+      } else if (reply.type === "refused") {
         this.hooks.refused(reply);
       } else if (reply.type === "error") {
         if (reply.code === "stale") this.conn.send({ type: "sync", last_version: this.conn.version });

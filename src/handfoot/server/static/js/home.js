@@ -74,7 +74,7 @@ export async function homePage(root) {
         h("label", { class: "check" },
           h("input", { type: "radio", name: "my-seat", value: String(s), checked: s === state.mySeat,
             onchange: () => { state.mySeat = s; } }),
-          `Seat ${s + 1} · team ${(s % teams) + 1}`),
+          `Seat ${s + 1} · team ${"ABCDEF"[s % teams]}`),
         h("label", {}, h("span", { class: "sr-only" }, `Bot level for seat ${s + 1}`),
           h("select", { "aria-label": `Bot level for seat ${s + 1}`, dataset: { seat: String(s) },
             onchange: (e) => { state.bots[s] = e.target.value; } },

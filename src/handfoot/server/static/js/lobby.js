@@ -82,7 +82,7 @@ export function renderLobby(root, app) {
       } }, app.bots.map((b) => h("option", { value: b, selected: b === s.bot }, `bot: ${b}`)))
       : h("span", { class: "level" }, `bot: ${s.bot}`);
     return h("li", { class: "lobby-seat" + (you ? " me" : "") },
-      h("span", { class: "seat-no" }, `Seat ${s.seat + 1} · team ${s.team + 1}`),
+      h("span", { class: "seat-no" }, `Seat ${s.seat + 1} · team ${"ABCDEF"[s.team]}`),
       who, conn, level,
       s.occupant === "open" && mine === null
         ? h("button", { type: "button", class: "primary", dataset: { sit: String(s.seat) }, onclick: () => sit(s.seat) }, "Sit here")

@@ -235,7 +235,11 @@ class TablePage {
       renderLobby(this.root, this);
       return;
     }
-    if (this.root.querySelector(".lobby")) this.root.replaceChildren();
+    if (this.root.querySelector(".lobby")) {
+      // The game begins: from the top of the page, not where the lobby's button was.
+      this.root.replaceChildren();
+      window.scrollTo(0, 0);
+    }
     renderGame(this.root, g, settings, {
       onSort: (sort) => { settings = { ...settings, sort }; store.saveSettings(settings); this.render(); },
       renderChat: (el) => this.renderChat(el),
@@ -250,7 +254,7 @@ class TablePage {
     const status = byId("status");
     const box = h("details", { class: "missed", open: true },
       h("summary", {}, `While you were away: ${lines.length} line${lines.length === 1 ? "" : "s"} of the log`),
-      h("ol", {}, lines.map((l) => h("li", {}, l))),
+      h("ol", { tabindex: "0", "aria-label": "What you missed" }, lines.map((l) => h("li", {}, l))),
       h("button", { type: "button", class: "small", onclick: (e) => e.target.closest("details").remove() }, "Dismiss"));
     status.after(box);
     announce(`Reconnected: you missed ${lines.length} lines of the log.`);
@@ -270,7 +274,7 @@ class TablePage {
       } }, input, h("button", { type: "submit" }, "Say"));
       fill(el, h("section", { class: "panel chat", "aria-labelledby": "chat-h" },
         h("h2", { id: "chat-h" }, "Chat"),
-        h("ul", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" }),
+        h("ul", { class: "chat-lines", id: "chat-lines", "aria-live": "polite", tabindex: "0", "aria-label": "Chat lines" }),
         g.seat !== null ? form : h("p", {}, "Players chat here.")));
       el.dataset.built = "1";
     }

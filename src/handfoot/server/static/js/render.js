@@ -35,10 +35,14 @@ export function seatLabel(g, seat) {
   return g.team(seat) === g.team(g.seat) ? `${name} (partner)` : name;
 }
 
+export function teamLetter(team) {
+  return "ABCDEF"[team] || String(team + 1);
+}
+
 export function teamName(g, team) {
   const seats = g.table.seats.filter((s) => s.team === team)
     .map((s) => (s.seat === g.seat ? "you" : s.name || `seat ${s.seat + 1}`));
-  const who = g.seat !== null && team === g.team(g.seat) ? "Your team" : `Team ${team + 1}`;
+  const who = g.seat !== null && team === g.team(g.seat) ? "Your team" : `Team ${teamLetter(team)}`;
   return `${who} (${seats.join(", ")})`;
 }
 
@@ -63,7 +67,14 @@ function turnLine(g) {
   } else {
     what = h("span", {}, `${seatLabel(g, v.actor)} to play…`);
   }
-  return h("p", { class: "turn" + (mine ? " mine" : "") }, what);
+  let answer = null;
+  if (v.turn === g.seat && v.asked === "yes") {
+    answer = h("p", { class: "asked yes" }, h("strong", {}, "Your partner said yes: "),
+      g.table.rules.permission_yes === "binding" ? "you must go out this turn." : "you may go out this turn.");
+  } else if (v.turn === g.seat && v.asked === "no") {
+    answer = h("p", { class: "asked no" }, h("strong", {}, "Your partner said no: "), "you may not go out this turn.");
+  }
+  return [h("p", { class: "turn" + (mine ? " mine" : "") }, what), answer];
 }
 
 function roundLine(g) {
@@ -110,7 +121,7 @@ function seatItem(g, seat) {
   h("p", { class: "seat-name" },
     turn ? h("span", { class: "marker" }, "▶ ") : null,
     h("strong", {}, seatLabel(g, seat)),
-    h("span", { class: "team" }, ` · team ${g.team(seat) + 1}`),
+    h("span", { class: "team" }, ` · team ${teamLetter(g.team(seat))}`),
     turn ? h("span", { class: "sr-only" }, " (to play)") : null),
   badges.length ? h("p", { class: "badges" }, badges) : null,
   h("p", { class: "seat-facts" }, lines));
@@ -345,7 +356,7 @@ function stagePanel(g) {
     targets = h("div", { class: "targets", role: "group", "aria-label": "Put the wild cards on" },
       h("span", {}, "Put the wild cards on: "),
       g.wildTargets().map((slot) => h("button", {
-        type: "button", class: "target",
+        type: "button", class: "target", dataset: { target: slot },
         onclick: () => { const e = g.stage(slot); g.hooks.say(e || "Staged."); g.hooks.render(); },
       }, slot === "wild" ? "a meld of wild cards" : `the ${slot}s`)));
   }
@@ -359,11 +370,15 @@ function stagePanel(g) {
 
 // ====================================================================== actions
 export function actionButton(g, id, text, key, enabled, run) {
+  // "Ask to go out|Ask": the part after | is what a narrow screen shows.
+  const [long, short] = text.split("|");
+  const label = short ? [h("span", { class: "long" }, long), h("span", { class: "short", "aria-hidden": "true" }, short)] : long;
   return h("button", {
     type: "button", id: `act-${id}`, class: "act", disabled: !enabled, "aria-keyshortcuts": key || null,
     dataset: { fid: `act-${id}` },
     onclick: () => run(),
-  }, text, key ? h("kbd", { "aria-hidden": "true" }, key === "Enter" ? "↵" : key) : null);
+    "aria-label": short ? long : null,
+  }, label, key ? h("kbd", { "aria-hidden": "true" }, key === "Enter" ? "↵" : key) : null);
 }
 
 function actionBar(g) {
@@ -375,8 +390,8 @@ function actionBar(g) {
     actionButton(g, "lay", "Lay down", "Enter", g.myMove && melding && (g.staged.length > 0 || anyPicked), () => g.layDown()),
     actionButton(g, "discard", "Discard", "d", g.myMove && g.hasPrefix("discard"), () => g.discard()),
     actionButton(g, "knock", "Knock", "n", g.has("knock"), () => g.knockOrNo()),
-    actionButton(g, "ask", "Ask to go out", "g", g.has("ask"), () => g.ask()),
-    g.has("retract") ? actionButton(g, "retract", "Take back opening", "r", true, () => g.retract()) : null,
+    actionButton(g, "ask", "Ask to go out|Ask", "g", g.has("ask"), () => g.ask()),
+    g.has("retract") ? actionButton(g, "retract", "Take back opening|Take back", "r", true, () => g.retract()) : null,
     actionButton(g, "undo", "Undo", "u", g.canUndo, () => g.undo()),
     g.table.options.hints ? actionButton(g, "hint", "Hint", "h", g.myMove, () => g.hint()) : null,
     actionButton(g, "clear", "Clear", "Esc", anyPicked || g.staged.length > 0 || g.mode !== "", () => { g.clear(); g.hooks.say(""); g.hooks.render(); }),
@@ -389,7 +404,7 @@ function scoresPanel(g) {
   const v = g.view;
   const n = v.teams.length;
   const head = h("tr", {}, h("th", { scope: "col" }, "Round"),
-    [...Array(n).keys()].map((t) => h("th", { scope: "col" }, g.seat !== null && t === g.team(g.seat) ? "Us" : `Team ${t + 1}`)));
+    [...Array(n).keys()].map((t) => h("th", { scope: "col" }, g.seat !== null && t === g.team(g.seat) ? "Us" : `Team ${teamLetter(t)}`)));
   const rows = v.results.map((r) => h("tr", {},
     h("th", { scope: "row" }, h("button", { type: "button", class: "link", onclick: () => g.hooks.showResult(r.round - 1) }, `${r.round}`)),
     r.teams.map((t) => h("td", {}, String(t.total)))));
@@ -412,7 +427,7 @@ export function renderGame(root, g, settings, handlers) {
           h("div", { id: "scores" }),
           h("section", { class: "panel log", "aria-labelledby": "log-h" },
             h("h2", { id: "log-h" }, "Log"),
-            h("ol", { class: "log-lines", id: "log", "aria-live": "polite", "aria-relevant": "additions" })),
+            h("ol", { class: "log-lines", id: "log", "aria-live": "polite", "aria-relevant": "additions", tabindex: "0", "aria-label": "The log, newest last" })),
           h("div", { id: "chat" }))));
     fill(root, main);
   }
