@@ -505,3 +505,25 @@ def test_rematch_keeps_the_seats(server: Server) -> None:
             assert json.loads(r.read())["ended"] is True
 
     asyncio.run(go())
+
+
+def test_a_table_nobody_is_at_leaves_memory_and_comes_back(tmp_path: Path) -> None:
+    with running_server(str(tmp_path / "t.sqlite3"), idle_unload=0.2) as srv:
+        async def go() -> None:
+            made, clients = await seated(srv, {0: "Ann"}, bot_pace=0)
+            ann = clients[0]
+            await autoplay([ann], stop=lambda: ann.version >= 20)
+            await settle(ann, lambda: bool(ann.legal))
+            version, hand = ann.version, ann.view["hand"]  # type: ignore[index]
+            await ann.close()
+            for _ in range(50):
+                await asyncio.sleep(0.1)
+                if made["table"] not in srv.hall.tables:
+                    break
+            assert made["table"] not in srv.hall.tables
+            back = await TableClient.connect(made["websocket"], seat_token=ann.seat_token)
+            state = await back.until("state")
+            assert state["version"] == version and state["view"]["hand"] == hand
+            assert state["legal"] == ann.legal
+
+        asyncio.run(go())

@@ -43,6 +43,10 @@ PERSON, BOT, OPEN = "person", "bot", "open"
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 
 
+class TableClosed(Exception):
+    """The table left memory (nobody was at it); look it up again for a fresh copy."""
+
+
 class Client(Protocol):
     """A connection as the table sees it (connection.py)."""
 
@@ -143,6 +147,7 @@ class Table:
         self._hold_task: asyncio.Task[None] | None = None
         self._hold_seat = -1
         self.idle_since = time.monotonic()
+        self.closed = False  # set when the hall lets the table go from memory
         for seat in self.seats:
             seat.hold_left = self.options.seat_hold
             seat.driver = PERSON if seat.person or self.status == LOBBY else BOT
@@ -182,6 +187,8 @@ class Table:
 
     async def attach(self, client: Client, hello: p.Hello) -> None:
         async with self.lock:
+            if self.closed:
+                raise TableClosed
             seat: Seat | None = None
             if hello.seat_token is not None:
                 seat = next((s for s in self.seats if matches(hello.seat_token, s.token_hash)),
@@ -712,6 +719,7 @@ class Table:
         return lines[p.LOG_LINES - 1::-1] if len(lines) >= p.LOG_LINES else lines[::-1]
 
     async def close(self) -> None:
+        self.closed = True
         for task in (self._bot_task, self._hold_task):
             if task is not None:
                 task.cancel()
