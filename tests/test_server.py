@@ -527,3 +527,37 @@ def test_a_table_nobody_is_at_leaves_memory_and_comes_back(tmp_path: Path) -> No
             assert state["legal"] == ann.legal
 
         asyncio.run(go())
+
+
+def test_a_lay_down_of_several_melds_is_one_action(server: Server) -> None:
+    async def go() -> None:
+        _made, clients = await seated(server, {0: "Ann", 2: "Bob"})
+        laid: list[dict[str, Any]] = []
+        sent: dict[int, str] = {}
+
+        def choose(c: TableClient) -> str | None:
+            if laid or sent:
+                return None
+            naturals = [t for t in c.legal if t.startswith("meld ")
+                        and len(set(t.split()[1:])) == 1 and len(t.split()) == 4]
+            ranks = {t.split()[1]: t[5:] for t in naturals}
+            if len(ranks) >= 2:
+                text = "lay " + ", ".join(list(ranks.values())[:2])
+                sent[c.version + 1] = text
+                return text
+            return None
+
+        def note(seen: list[tuple[int | None, dict[str, Any]]]) -> bool:
+            laid.extend(m for _, m in seen if m["type"] == "update"
+                        and m["version"] in sent and m["action"].startswith("lay"))
+            return bool(laid)
+
+        seen: list[tuple[int | None, dict[str, Any]]] = []
+        await autoplay(list(clients.values()), stop=lambda: note(seen), choose=choose,
+                       seen=seen, timeout=120)
+        update = laid[0]
+        assert update["action"] == sent[update["version"]]
+        melds = [e for e in update["events"] if e["name"] == "meld"]
+        assert len({e["meld"] for e in melds}) == 2  # two melds, one version
+
+    asyncio.run(go())
