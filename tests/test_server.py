@@ -561,3 +561,38 @@ def test_a_lay_down_of_several_melds_is_one_action(server: Server) -> None:
         assert len({e["meld"] for e in melds}) == 2  # two melds, one version
 
     asyncio.run(go())
+
+
+def test_an_action_the_database_refuses_is_not_applied_nor_sent(server: Server) -> None:
+    """Commit, then send: when storing fails, nobody hears of the action and the table goes
+    back to what the database holds."""
+    from handfoot.server.storage import StorageError
+
+    async def go() -> None:
+        made, clients = await seated(server, {0: "Ann", 1: "Cy"}, bot_pace=5)
+        mover = next(c for c in clients.values() if c.legal)
+        other = next(c for c in clients.values() if c is not mover)
+        table = server.hall.tables[made["table"]]
+        real = table.storage.append
+        calls = 0
+
+        async def failing(*args: Any, **kwargs: Any) -> None:
+            nonlocal calls
+            calls += 1
+            raise StorageError("disk full (a test)")
+
+        table.storage.append = failing
+        try:
+            version = mover.version
+            reply = await mover.act(mover.legal[0])
+        finally:
+            table.storage.append = real
+        assert calls == 1
+        assert reply["type"] == "error" and reply["code"] == "internal"
+        got = await drain(other, 0.3)
+        assert not [m for m in got if m["type"] == "update"]
+        assert table.version == version and table.keeper.actions == version
+        again = await mover.act(mover.legal[0])
+        assert again["type"] == "update" and again["version"] == version + 1
+
+    asyncio.run(go())

@@ -143,6 +143,7 @@ class Connection:
             if not self._rate.take():
                 self._too_fast(self._rate_text, p.peek_id(text))
                 continue
+            msg = None
             try:
                 msg = p.parse_message(text)
                 await self._dispatch(table, msg)
@@ -153,7 +154,8 @@ class Connection:
             except Exception:
                 log.exception("table %s: handling a message failed", table.id)
                 self.send_error(p.ProtocolError("internal", "the server failed on that "
-                                                "message; the table is reloaded"))
+                                                "message; the table is reloaded",
+                                                getattr(msg, "id", None)))
                 with contextlib.suppress(Exception):
                     await (self.table or table).recover()
 
