@@ -531,12 +531,14 @@ def test_a_table_nobody_is_at_leaves_memory_and_comes_back(tmp_path: Path) -> No
 
 def test_a_lay_down_of_several_melds_is_one_action(server: Server) -> None:
     async def go() -> None:
-        _made, clients = await seated(server, {0: "Ann", 2: "Bob"})
+        _made, clients = await seated(server, {0: "Ann", 2: "Bob"},
+                                      rules={"preset": "hand-and-foot"})
         laid: list[dict[str, Any]] = []
         sent: dict[int, str] = {}
 
         def choose(c: TableClient) -> str | None:
-            if laid or sent:
+            # Once the team has opened, so no minimum stands in the way.
+            if laid or sent or c.view is None or not c.view["teams"][0]["opened"]:
                 return None
             naturals = [t for t in c.legal if t.startswith("meld ")
                         and len(set(t.split()[1:])) == 1 and len(t.split()) == 4]
