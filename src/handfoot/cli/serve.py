@@ -30,6 +30,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--bot-workers", type=int, default=None, metavar="N",
                         help="processes for slow bots (search); 0 runs them in the server "
                         "itself (default: cores - 1, at least 1)")
+    parser.add_argument("--rate", type=float, default=None, metavar="N",
+                        help="messages a second one connection may send, in bursts of twice "
+                        "that (default: 10; people need far fewer, scripted clients more)")
     parser.add_argument("--log-level", default="warning",
                         choices=["critical", "error", "warning", "info", "debug"])
     parser.add_argument("--export", metavar="TABLE", default=None,
@@ -48,12 +51,15 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--port must be 1 to 65535, not {args.port}")
     if args.bot_workers is not None and args.bot_workers < 0:
         raise UserError("--bot-workers cannot be negative")
+    if args.rate is not None and not args.rate > 0:
+        raise UserError("--rate must be more than 0")
     import uvicorn
 
     from handfoot.server.app import create_app
-    from handfoot.server.protocol import MAX_TRANSPORT_FRAME
+    from handfoot.server.protocol import MAX_TRANSPORT_FRAME, Limits
 
-    app = create_app(args.db, args.public_url, args.bot_workers)
+    limits = Limits(rate=args.rate, burst=2 * args.rate) if args.rate else None
+    app = create_app(args.db, args.public_url, args.bot_workers, limits=limits)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
                             ws_max_size=MAX_TRANSPORT_FRAME, lifespan="on",
                             proxy_headers=True, timeout_graceful_shutdown=3)
