@@ -53,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--bot-workers cannot be negative")
     if args.rate is not None and not args.rate > 0:
         raise UserError("--rate must be more than 0")
+    _check_listen(args.host, args.port)
+    asyncio.run(_check_database(args.db))
     import uvicorn
 
     from handfoot.server.app import create_app
@@ -75,6 +77,34 @@ def run(args: argparse.Namespace) -> int:
     if not server.started:
         raise UserError(f"the server did not start (is port {args.port} in use?)")
     return 0
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Fail in one line, before the server starts, when the address cannot be listened on."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as err:
+        raise UserError(f"--host {host!r}: {getattr(err, 'strerror', None) or err}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as err:
+            raise UserError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+
+
+async def _check_database(db: str | None) -> None:
+    """Open the database (creating its tables) before serving, so a bad --db is one line."""
+    from handfoot.server.storage import Storage, StorageError
+
+    try:
+        storage = await Storage.open(db)
+    except StorageError as err:
+        raise UserError(str(err)) from None
+    await storage.close()
 
 
 async def _export(args: argparse.Namespace) -> int:
