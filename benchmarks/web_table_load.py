@@ -20,7 +20,9 @@ For each stage (a number of tables, all playing at once), it reports:
   so they are not timed from here);
 - errors: error or refused messages, and connections lost;
 - lost actions: people's actions sent without the update answering them, and, from the
-  database after the run, tables whose stored actions differ from what their clients saw.
+  database after the run, tables whose stored actions differ from what their clients saw;
+- where delay comes from: the server's event-loop lag and commit times (its ``/api/stats``,
+  over its last minute) and this process's own loop lag (a late client inflates latency).
 Stages run one after another on fresh tables; the ramp stops after the first stage whose p99
 passes 250 ms.
 """
@@ -320,13 +322,18 @@ def main() -> None:
             print(f"server: pid {proc.pid}, {db}; load average {os.getloadavg()[0]:.2f}")
             print(f"{'tables':>6} {'actions/s':>9} {'msgs/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
                   f"{'max ms':>7} {'errors':>6} {'lost':>5} {'server cpu':>10} "
-                  f"{'client lag p99':>14}")
+                  f"{'server lag p99':>14} {'client lag p99':>14} {'commit p99':>10}")
         for i, tables in enumerate(stages):
             cpu0, t0 = cpu_seconds(proc.pid), time.perf_counter()
             stage = asyncio.run(run_stage(base, tables, args.seconds, args.pace, args.warmup,
                                           args.seed + i))
             cpu = (cpu_seconds(proc.pid) - cpu0) / (time.perf_counter() - t0) * 100
+            with urllib.request.urlopen(f"{base}/api/stats", timeout=10) as reply:
+                server = json.loads(reply.read())  # its last minute: the measured stage
             out = summary(stage, stored_check(db, stage), cpu)
+            out["server_loop_lag_p99_ms"] = server["loop_lag"]["p99_ms"]
+            out["server_loop_lag_max_ms"] = server["loop_lag"]["max_ms"]
+            out["commit_p99_ms"] = server["commit"]["p99_ms"]
             out["load_average"] = round(os.getloadavg()[0], 2)
             if args.json:
                 print(json.dumps(out), flush=True)
@@ -336,7 +343,9 @@ def main() -> None:
                       f"{out['errors'] + out['lost_connections']:>6} "
                       f"{out['unanswered_actions'] + max(0, out['tables_stored_wrong']):>5} "
                       f"{out['server_cpu_percent']:>9}% "
-                      f"{out['client_loop_lag_p99_ms']:>11} ms", flush=True)
+                      f"{out['server_loop_lag_p99_ms']:>11} ms "
+                      f"{out['client_loop_lag_p99_ms']:>11} ms "
+                      f"{out['commit_p99_ms']:>7} ms", flush=True)
                 for sample in out["error_samples"]:
                     print("   error:", sample)
             if out["p99_ms"] > LIMIT_MS:

@@ -477,6 +477,8 @@ def test_http_create_list_and_record(server: Server) -> None:
         http_json(f"{server.base}/api/tables/nosuchtable")
     info = http_json(f"{server.base}/api/info")
     assert info["protocol"] == 1 and "search" in info["bots"]
+    stats = http_json(f"{server.base}/api/stats")
+    assert stats["tables"] >= 0 and set(stats["loop_lag"]) == {"p50_ms", "p99_ms", "max_ms"}
     with urllib.request.urlopen(made["invite"], timeout=10) as page:
         assert "handfoot play --join" in page.read().decode()
 

@@ -33,6 +33,7 @@ from . import protocol as p
 from .drivers import BotRunner, bot_name
 from .keeping import Checkpoint, GameKeeper, header_mapping, record_mapping
 from .messages import dumps, legal_texts, public_view, seat_view
+from .stats import Stats
 from .storage import ActionRow, Storage, StoredTable
 from .tokens import matches, new_seat_token, token_hash
 from .words import drawn_line, event_mapping, event_text
@@ -122,7 +123,8 @@ LogItem = str | Entry  # a line for everyone, or an update's lines in each reade
 
 
 class Table:
-    def __init__(self, stored: StoredTable, storage: Storage, runner: BotRunner) -> None:
+    def __init__(self, stored: StoredTable, storage: Storage, runner: BotRunner,
+                 stats: Stats | None = None) -> None:
         row = stored.row
         self.id = row.id
         self.name = row.name
@@ -134,6 +136,7 @@ class Table:
         self.version = row.version
         self.storage = storage
         self.runner = runner
+        self.stats = stats
         self.seats = [Seat(s.seat, self.rules.team_of(s.seat), s.name, s.token_hash, s.bot)
                       for s in stored.seats]
         self.clients: set[Client] = set()
@@ -477,6 +480,8 @@ class Table:
             await self._reload()
             raise
         self.version = version
+        if self.stats is not None:
+            self.stats.actions += 1
         over = keeper.game.over
         if over:
             self.status = OVER
@@ -541,7 +546,7 @@ class Table:
         stored = await self.storage.load(self.id)
         if stored is None:
             return
-        fresh = Table(stored, self.storage, self.runner)
+        fresh = Table(stored, self.storage, self.runner, self.stats)
         self.version, self.status, self.game_no = fresh.version, fresh.status, fresh.game_no
         self.keeper = fresh.keeper
         self.history, self.log = fresh.history, fresh.log
