@@ -467,6 +467,8 @@ def test_http_create_list_and_record(server: Server) -> None:
     assert made["invite"].endswith(f"/t/{made['table']}")
     assert "host_token" not in made["invite"] and made["host_token"] not in made["invite"]
     other = server.create(host_token=made["host_token"])
+    with pytest.raises(ClientError, match="host token"):
+        server.create(host_token="guessable")
     listed = http_json(f"{server.base}/api/tables", token=made["host_token"])["tables"]
     assert {t["table"] for t in listed} == {made["table"], other["table"]}
     with pytest.raises(ClientError, match="401"):

@@ -33,7 +33,7 @@ from .keeping import GameKeeper, KeepingError, record_mapping
 from .stats import Stats
 from .storage import SeatRow, Storage, StorageError, TableRow
 from .table import LOBBY, Table, bot_levels
-from .tokens import new_host_token, new_table_id, token_hash
+from .tokens import looks_like_host_token, new_host_token, new_table_id, token_hash
 
 log = logging.getLogger("handfoot.server")
 
@@ -77,6 +77,9 @@ class Hall:
         rules = rules_of(request.rules)
         levels = bot_levels(request.bots, rules.players)
         host = request.host_token or new_host_token()
+        if not looks_like_host_token(host):
+            raise p.ProtocolError("bad_token", "host_token: give back a host token this "
+                                  "server made, or none")
         table_id = new_table_id()
         row = TableRow(table_id, token_hash(host), request.name.strip(), "",
                        rules.to_mapping(), request.options.model_dump(), LOBBY, 0, 0)
