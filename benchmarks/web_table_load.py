@@ -20,7 +20,9 @@ For each stage (a number of tables, all playing at once), it reports:
   so they are not timed from here);
 - errors: error or refused messages, and connections lost;
 - lost actions: people's actions sent without the update answering them, and, from the
-  database after the run, tables whose stored actions differ from what their clients saw.
+  database after the run, tables whose stored actions differ from what their clients saw;
+- where delay comes from: the server's event-loop lag and commit times (its ``/api/stats``,
+  over its last minute) and this process's own loop lag (a late client inflates latency).
 Stages run one after another on fresh tables; the ramp stops after the first stage whose p99
 passes 250 ms.
 """
@@ -95,6 +97,7 @@ class Stage:
     seen: dict[str, dict[int, str]] = field(default_factory=dict)  # table -> version -> action
     error_samples: list[str] = field(default_factory=list)
     applied: int = 0  # versions the tables moved on while measured (people's and bots')
+    client_lag: list[float] = field(default_factory=list)  # this process's own loop delays
 
 
 @dataclass
@@ -135,6 +138,7 @@ async def person(ws_url: str, run: TableRun, seat: int, join: dict[str, Any],
         await ws.send(json.dumps(join))
         ready.set()
         version, legal = -1, []
+        started = False
         timer: asyncio.Task[None] | None = None
         ident = 0
 
@@ -176,6 +180,11 @@ async def person(ws_url: str, run: TableRun, seat: int, join: dict[str, Any],
                         if timer is not None:
                             timer.cancel()
                         timer = asyncio.create_task(act_later(version, choose(legal, rng)))
+                elif kind == "table" and host_token and not started \
+                        and m["status"] == "lobby" \
+                        and all(m["seats"][s]["occupant"] == "person" for s in run.seats):
+                    started = True
+                    await ws.send(json.dumps({"type": "start"}))  # the host, once all sit
                 elif kind in ("error", "refused"):
                     stage.errors += 1
                     if len(stage.error_samples) < 5:
@@ -197,24 +206,21 @@ async def run_stage(base: str, tables: int, seconds: float, pace: float,
         "rules": {"preset": "hand-and-foot"}, "bots": "heuristic",
         "options": {"bot_pace": pace, "seat_hold": 600}}) for _ in range(tables)))
     tasks = []
+    batch: list[asyncio.Event] = []
     for i, table in enumerate(made):
         run = TableRun(table["table"], stage)
         for seat in run.seats:
             ready = asyncio.Event()
+            batch.append(ready)
             tasks.append(asyncio.create_task(person(
                 table["websocket"], run, seat, {"type": "join", "seat": seat,
                                                 "name": f"p{i}s{seat}"},
                 pace, stop, random.Random(rng.random()), ready,
                 table["host_token"] if seat == 0 else None)))
-            await ready.wait()
-        await asyncio.sleep(0.02)  # both joins in before the start
-        async with websockets.connect(table["websocket"], compression=None) as host:
-            await host.send(json.dumps({"type": "hello", "protocol": PROTOCOL,
-                                        "host_token": table["host_token"]}))
-            await host.send(json.dumps({"type": "start"}))
-            while json.loads(await host.recv()).get("type") != "state":
-                pass
-        if i % 50 == 49:
+        if i % 50 == 49 or i == len(made) - 1:
+            for ready in batch:
+                await ready.wait()
+            batch.clear()
             note(f"{i + 1} tables playing")
             await asyncio.sleep(0.2)  # tables start spread out, as they would in life
     note(f"all {tables} tables playing; warming up {warmup:g} s, then measuring {seconds:g} s")
@@ -223,7 +229,12 @@ async def run_stage(base: str, tables: int, seconds: float, pace: float,
     stage.latencies.clear()
     before = dict(stage.versions)
     stage.started = time.perf_counter()
-    await asyncio.sleep(seconds)
+    # How late this process's own event loop runs a 50 ms timer: a latency here is the
+    # clients' delay, not the server's.
+    deadline = stage.started + seconds
+    while (now := time.perf_counter()) < deadline:
+        await asyncio.sleep(0.05)
+        stage.client_lag.append((time.perf_counter() - now - 0.05) * 1000)
     stage.ended = time.perf_counter()
     stage.applied = sum(v - before.get(t, 0) for t, v in stage.versions.items())
     measured_sent = stage.sent
@@ -273,6 +284,8 @@ def summary(stage: Stage, lost_stored: int, server_cpu: float) -> dict[str, Any]
         "unanswered_actions": max(0, stage.sent - stage.answered),
         "tables_stored_wrong": lost_stored,
         "server_cpu_percent": round(server_cpu, 1),
+        "client_loop_lag_p99_ms": round(sorted(stage.client_lag)[
+            int(0.99 * (len(stage.client_lag) - 1))], 1) if stage.client_lag else float("nan"),
         "error_samples": stage.error_samples,
     }
 
@@ -308,13 +321,19 @@ def main() -> None:
         if not args.json:
             print(f"server: pid {proc.pid}, {db}; load average {os.getloadavg()[0]:.2f}")
             print(f"{'tables':>6} {'actions/s':>9} {'msgs/s':>8} {'p50 ms':>7} {'p99 ms':>7} "
-                  f"{'max ms':>7} {'errors':>6} {'lost':>5} {'server cpu':>10}")
+                  f"{'max ms':>7} {'errors':>6} {'lost':>5} {'server cpu':>10} "
+                  f"{'server lag p99':>14} {'client lag p99':>14} {'commit p99':>10}")
         for i, tables in enumerate(stages):
             cpu0, t0 = cpu_seconds(proc.pid), time.perf_counter()
             stage = asyncio.run(run_stage(base, tables, args.seconds, args.pace, args.warmup,
                                           args.seed + i))
             cpu = (cpu_seconds(proc.pid) - cpu0) / (time.perf_counter() - t0) * 100
+            with urllib.request.urlopen(f"{base}/api/stats", timeout=10) as reply:
+                server = json.loads(reply.read())  # its last minute: the measured stage
             out = summary(stage, stored_check(db, stage), cpu)
+            out["server_loop_lag_p99_ms"] = server["loop_lag"]["p99_ms"]
+            out["server_loop_lag_max_ms"] = server["loop_lag"]["max_ms"]
+            out["commit_p99_ms"] = server["commit"]["p99_ms"]
             out["load_average"] = round(os.getloadavg()[0], 2)
             if args.json:
                 print(json.dumps(out), flush=True)
@@ -323,7 +342,10 @@ def main() -> None:
                       f"{out['p50_ms']:>7} {out['p99_ms']:>7} {out['max_ms']:>7} "
                       f"{out['errors'] + out['lost_connections']:>6} "
                       f"{out['unanswered_actions'] + max(0, out['tables_stored_wrong']):>5} "
-                      f"{out['server_cpu_percent']:>9}%", flush=True)
+                      f"{out['server_cpu_percent']:>9}% "
+                      f"{out['server_loop_lag_p99_ms']:>11} ms "
+                      f"{out['client_loop_lag_p99_ms']:>11} ms "
+                      f"{out['commit_p99_ms']:>7} ms", flush=True)
                 for sample in out["error_samples"]:
                     print("   error:", sample)
             if out["p99_ms"] > LIMIT_MS:

@@ -8,6 +8,7 @@ on its right), so a test reads from the first player's point of view.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
 from handfoot.actions import Action, parse_action, parse_part
@@ -61,6 +62,12 @@ def game(
     return Game.new(rules, deals=[first_deal, *later], first_dealer=(first - 1) % rules.players)
 
 
+def examples(n: int) -> int:
+    """How many examples a property test draws: all ``n`` where the whole suite runs
+    (scripts/test-all sets HANDFOOT_TESTS=full, as CI does), a third in a development run."""
+    return n if os.environ.get("HANDFOOT_TESTS") == "full" else max(5, n // 3)
+
+
 def act(text: str) -> Action:
     return parse_action(text)
 
@@ -99,6 +106,8 @@ def set_melds(g: Game, team: int, text: str) -> None:
         if not group.strip():
             continue
         part = parse_part(group)
+        if part.size >= g.t.canasta:
+            g.first_canasta[team] = True
         if part.size >= g.t.canasta and not g.t.grows[part.slot]:
             g.closed[team].append((part.slot, part.naturals, part.twos, part.jokers))
             g.first_canasta[team] = True
@@ -140,6 +149,7 @@ __all__ = [
     "clause",
     "deal",
     "event_names",
+    "examples",
     "game",
     "hand",
     "legal_texts",

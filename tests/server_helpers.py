@@ -4,6 +4,7 @@ database, and clients speaking the protocol over real websockets."""
 from __future__ import annotations
 
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -17,7 +18,7 @@ from handfoot.actions import parse_action
 from handfoot.bots.heuristic import HeuristicBot
 from handfoot.rules import Rules
 from handfoot.server.app import create_app
-from handfoot.server.client import TableClient, http_json
+from handfoot.server.client import ClientError, TableClient, http_json
 from handfoot.server.protocol import MAX_TRANSPORT_FRAME, Limits
 from handfoot.views import SeatView
 
@@ -104,3 +105,39 @@ async def drain(client: TableClient, seconds: float = 0.05) -> list[dict[str, An
             out.append(await client.recv(seconds))
         except TimeoutError:
             return out
+
+
+class ServerProcess:
+    """The real ``handfoot serve`` in its own process (the server and the test's clients then
+    run on two cores at once)."""
+
+    def __init__(self, db: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "handfoot", "serve", "--port", str(self.port), "--db", db,
+             "--rate", "100000"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                http_json(f"{self.base}/api/info", timeout=1)
+                return
+            except ClientError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                    self.proc.kill()
+                    raise RuntimeError(f"handfoot serve did not start: {err}") from None
+                time.sleep(0.1)
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        out: dict[str, Any] = http_json(f"{self.base}/api/tables", body)
+        return out
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from handfoot.actions import Add
-from handfoot.cards import JACK, KING, QUEEN
+from handfoot.cards import JACK, KING, QUEEN, SEVEN
 from handfoot.engine import Game
 from handfoot.presets import PRESET_NAMES, house_rules, preset
 from handfoot.rules import Rules
 from handfoot.tables import tables_for
+from handfoot.views import view
 from scenario import WILD_SLOT, clause, deal, event_names, game, hand, legal_texts, play
 
 HF = "hand-and-foot"  # 002
@@ -229,6 +230,25 @@ def test_5_6_000_variant_the_spare_is_judged_by_exact_assignment() -> None:
     assert g.nat[0][JACK] == 7  # the third is spare
     play(g, ["add J: J"])
     assert g.nat[0][JACK] == 8
+
+
+def test_5_6_pennies_from_heaven_a_card_is_set_aside_for_each_canasta() -> None:
+    rules = preset("pennies-from-heaven")
+    assert rules.canasta_pennies == 1
+    g = opened(rules, "K K K K K K K 9 9", stock="4 6 A Q 8 J")
+    stock = len(g.stock)
+    events = play(g, ["meld K K K"] + ["add K: K"] * 4)
+    assert [e.name for e in events].count("penny") == 1
+    assert len(g.stock) == stock - 1 and sum(g.set_aside) == 1
+    assert view(g, 1).set_aside == 1  # the table sees how many, never which
+
+
+def test_5_6_pennies_from_heaven_needs_a_canasta_of_sevens() -> None:
+    rules = preset("pennies-from-heaven")
+    assert dict(rules.quota)["7s"] == 1 and dict(rules.canasta_bonus)["7s"] == 2500
+    assert SEVEN in rules.no_wild_ranks  # a canasta of 7s is always clean
+    t = tables_for(rules)
+    assert t.quota_missing(["clean", "clean", "dirty", "dirty", "wild"]) == {"7s": 1}
 
 
 # ---------------------------------------------------------------- 6.1 the opening minimum

@@ -487,6 +487,40 @@ def test_9_1_004_the_round_ends_when_nobody_can_take_the_pile() -> None:
     assert g.results[0].ended_by == "stock_out"
 
 
+def test_9_1_004_every_player_in_turn_may_take_the_pile() -> None:
+    # Seat 1 could take the 9 but passes; seat 2 cannot and passes without a choice; seat 3
+    # holds 9 9 and takes it: 004's "no player can or wishes to" asks every player.
+    rules = preset("hand-and-foot-13")
+    g = game(rules, "K K 9 | 4", "9 9 6 | 4", "6 4 4 | 4", "9 9 5 5 | 4", stock="4 8")
+    g.opened[:] = [True, True]
+    play(g, ["draw", "discard 9"])
+    assert g.seat == 1 and legal_texts(g) == {"stop", "take-pile"}
+    events = play(g, ["stop"])
+    assert [e.name for e in events][:2] == ["pass", "pass"]  # seat 1 chose, seat 2 could not
+    assert not g.results and g.seat == 3
+    play(g, ["take-pile"])
+    assert g.passes == 0 and g.seat == 3  # a take starts the count of passes again
+    play(g, ["discard 5"])  # nobody can take a 5 now: four passes in a row end the round
+    assert g.results[0].ended_by == "stock_out"
+
+
+def test_9_1_004_the_round_ends_when_every_player_in_a_row_has_passed() -> None:
+    rules = preset("hand-and-foot-13")
+    g = game(rules, "K K 9 | 4", "9 9 6 | 4", "6 4 4 | 4", "9 9 5 5 | 4", stock="4 8")
+    g.opened[:] = [True, True]
+    play(g, ["draw", "discard 9", "stop", "stop"])  # seat 1, then seat 3
+    # Seat 0 cannot take the 9 (it holds K K): the fourth pass in a row ends the round.
+    assert g.results[0].ended_by == "stock_out"
+
+
+def test_9_1_variant_pile_only_asks_only_the_player_to_move() -> None:
+    rules = house_rules("hand-and-foot-13", {"stock_out": "pile_only"})
+    g = game(rules, "K K 9 | 4", "9 9 6 | 4", "6 4 4 | 4", "9 9 5 5 | 4", stock="4 8")
+    g.opened[:] = [True, True]
+    play(g, ["draw", "discard 9", "stop"])
+    assert g.results[0].ended_by == "stock_out"  # seat 3 is never asked
+
+
 # ---------------------------------------------------------------- 9.2 the turn cap
 def test_9_2_the_turn_cap_ends_a_round_as_it_lies() -> None:
     rules = house_rules(HF, {"turn_cap": 10})

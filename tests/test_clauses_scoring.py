@@ -183,6 +183,23 @@ def test_10_4_every_packet_counts_against_including_unopened_ones() -> None:
     assert got["cards left in foot"] == -(20 + 5 + 5)  # 2 5; the partner's 4
 
 
+def test_10_4_a_knee_in_play_is_left_in_hand_and_an_unopened_packet_is_named() -> None:
+    # Seat 0 has picked up its knee: it joined the hand, so what is held is "left in hand";
+    # its foot, still face down, is named as the foot, and the partner's unopened knee as the
+    # knee.
+    g = game(preset(HKF), "4 | K 9 | 2 5", "4 | 4 | 4", "4 | 8 8 | 4", "4 | 4 | 4",
+             stock="6 6")
+    g.packet_no[0] = 1
+    g.hands[0] = g.packets[0].pop(0)
+    g.hand_n[0] = sum(g.hands[0])
+    g._legal_at = -1
+    play(g, ["draw", "discard 6"])  # the stock's last cards: the round ends (9.1)
+    got = lines(g, 0)
+    assert got["cards left in hand"] == -(10 + 10 + 5 + 5)  # K 9 6; the partner's 4
+    assert got["cards left in knee"] == -(10 + 10)  # the partner's unopened 8 8
+    assert got["cards left in foot"] == -(20 + 5 + 5)  # 2 5; the partner's 4
+
+
 def test_10_4_both_partners_count() -> None:
     g = stock_out(preset(HF), "A | K", "4 | 4", "JK | Q", "4 | 4")
     got = lines(g, 0)

@@ -278,6 +278,7 @@ def test_the_budget_agreement_benchmark_runs() -> None:
     assert "the short choice against the heuristic's own plan" in out
 
 
+@pytest.mark.slow
 def test_the_plan_outcomes_benchmark_runs() -> None:
     """benchmarks/plan_outcomes.py (docs/BOTS.md) keeps working with the evaluation it measures."""
     script = Path(__file__).resolve().parents[1] / "benchmarks" / "plan_outcomes.py"

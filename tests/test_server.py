@@ -272,8 +272,8 @@ def test_a_dropped_seat_is_played_by_its_bot_then_handed_back(server: Server) ->
 
         await autoplay([back, bob], stop=ann_played_herself, seen=seen)
         assert back.table is not None and back.table["seats"][0]["driver"] == "person"
-        bot_moves = [m for _, m in seen if m["type"] == "update" and m["seat"] == 0
-                     and m["by"] == "bot"]
+        bot_moves = list({m["version"]: m for _, m in seen if m["type"] == "update"
+                          and m["seat"] == 0 and m["by"] == "bot"}.values())  # each once
         # If she came back mid-turn, the bot finished that turn and no more.
         ends = [i for i, m in enumerate(bot_moves)
                 if any(e["name"] in ("turn", "round_end") for e in m["events"])]
@@ -467,6 +467,8 @@ def test_http_create_list_and_record(server: Server) -> None:
     assert made["invite"].endswith(f"/t/{made['table']}")
     assert "host_token" not in made["invite"] and made["host_token"] not in made["invite"]
     other = server.create(host_token=made["host_token"])
+    with pytest.raises(ClientError, match="host token"):
+        server.create(host_token="guessable")
     listed = http_json(f"{server.base}/api/tables", token=made["host_token"])["tables"]
     assert {t["table"] for t in listed} == {made["table"], other["table"]}
     with pytest.raises(ClientError, match="401"):
@@ -477,6 +479,8 @@ def test_http_create_list_and_record(server: Server) -> None:
         http_json(f"{server.base}/api/tables/nosuchtable")
     info = http_json(f"{server.base}/api/info")
     assert info["protocol"] == 1 and "search" in info["bots"]
+    stats = http_json(f"{server.base}/api/stats")
+    assert stats["tables"] >= 0 and set(stats["loop_lag"]) == {"p50_ms", "p99_ms", "max_ms"}
     with urllib.request.urlopen(made["invite"], timeout=10) as page:
         assert "handfoot play --join" in page.read().decode()
 
@@ -503,5 +507,98 @@ def test_rematch_keeps_the_seats(server: Server) -> None:
         with urllib.request.urlopen(f"{server.base}/api/tables/{made['table']}/record?game=1",
                                     timeout=10) as r:
             assert json.loads(r.read())["ended"] is True
+
+    asyncio.run(go())
+
+
+def test_a_table_nobody_is_at_leaves_memory_and_comes_back(tmp_path: Path) -> None:
+    with running_server(str(tmp_path / "t.sqlite3"), idle_unload=0.2) as srv:
+        async def go() -> None:
+            made, clients = await seated(srv, {0: "Ann"}, bot_pace=0)
+            ann = clients[0]
+            await autoplay([ann], stop=lambda: ann.version >= 20)
+            await settle(ann, lambda: bool(ann.legal))
+            version, hand = ann.version, ann.view["hand"]  # type: ignore[index]
+            await ann.close()
+            for _ in range(50):
+                await asyncio.sleep(0.1)
+                if made["table"] not in srv.hall.tables:
+                    break
+            assert made["table"] not in srv.hall.tables
+            back = await TableClient.connect(made["websocket"], seat_token=ann.seat_token)
+            state = await back.until("state")
+            assert state["version"] == version and state["view"]["hand"] == hand
+            assert state["legal"] == ann.legal
+
+        asyncio.run(go())
+
+
+def test_a_lay_down_of_several_melds_is_one_action(server: Server) -> None:
+    async def go() -> None:
+        _made, clients = await seated(server, {0: "Ann", 2: "Bob"},
+                                      rules={"preset": "hand-and-foot"})
+        laid: list[dict[str, Any]] = []
+        sent: dict[int, str] = {}
+
+        def choose(c: TableClient) -> str | None:
+            # Once the team has opened, so no minimum stands in the way.
+            if laid or sent or c.view is None or not c.view["teams"][0]["opened"]:
+                return None
+            naturals = [t for t in c.legal if t.startswith("meld ")
+                        and len(set(t.split()[1:])) == 1 and len(t.split()) == 4]
+            ranks = {t.split()[1]: t[5:] for t in naturals}
+            if len(ranks) >= 2:
+                text = "lay " + ", ".join(list(ranks.values())[:2])
+                sent[c.version + 1] = text
+                return text
+            return None
+
+        def note(seen: list[tuple[int | None, dict[str, Any]]]) -> bool:
+            laid.extend(m for _, m in seen if m["type"] == "update"
+                        and m["version"] in sent and m["action"].startswith("lay"))
+            return bool(laid)
+
+        seen: list[tuple[int | None, dict[str, Any]]] = []
+        await autoplay(list(clients.values()), stop=lambda: note(seen), choose=choose,
+                       seen=seen, timeout=120)
+        update = laid[0]
+        assert update["action"] == sent[update["version"]]
+        melds = [e for e in update["events"] if e["name"] == "meld"]
+        assert len({e["meld"] for e in melds}) == 2  # two melds, one version
+
+    asyncio.run(go())
+
+
+def test_an_action_the_database_refuses_is_not_applied_nor_sent(server: Server) -> None:
+    """Commit, then send: when storing fails, nobody hears of the action and the table goes
+    back to what the database holds."""
+    from handfoot.server.storage import StorageError
+
+    async def go() -> None:
+        made, clients = await seated(server, {0: "Ann", 1: "Cy"}, bot_pace=5)
+        mover = next(c for c in clients.values() if c.legal)
+        other = next(c for c in clients.values() if c is not mover)
+        table = server.hall.tables[made["table"]]
+        real = table.storage.append
+        calls = 0
+
+        async def failing(*args: Any, **kwargs: Any) -> None:
+            nonlocal calls
+            calls += 1
+            raise StorageError("disk full (a test)")
+
+        table.storage.append = failing
+        try:
+            version = mover.version
+            reply = await mover.act(mover.legal[0])
+        finally:
+            table.storage.append = real
+        assert calls == 1
+        assert reply["type"] == "error" and reply["code"] == "internal"
+        got = await drain(other, 0.3)
+        assert not [m for m in got if m["type"] == "update"]
+        assert table.version == version and table.keeper.actions == version
+        again = await mover.act(mover.legal[0])
+        assert again["type"] == "update" and again["version"] == version + 1
 
     asyncio.run(go())

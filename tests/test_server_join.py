@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from handfoot.cli.main import main as cli
 from handfoot.server.client import ClientError, parse_invite
 from server_helpers import Server, running_server
 
@@ -124,14 +125,12 @@ def test_a_terminal_player_at_a_web_table(server: Server, tmp_path: Path) -> Non
         again.close()
 
 
-def test_join_refuses_what_is_not_an_invite(tmp_path: Path) -> None:
+def test_join_refuses_what_is_not_an_invite(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(ClientError):
         parse_invite("not a url")
     invite = parse_invite("https://cards.example.org/hf/t/abc123")
     assert invite.websocket == "wss://cards.example.org/hf/ws/abc123"
-    proc = subprocess.run([sys.executable, "-m", "handfoot", "play", "--join", "http://x"],
-                          capture_output=True, text=True, timeout=60, check=False,
-                          env=dict(os.environ, XDG_DATA_HOME=str(tmp_path)))
-    assert proc.returncode == 2
-    assert proc.stderr.startswith("handfoot: error:") and "Traceback" not in proc.stderr
+    assert cli(["play", "--join", "http://x"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("handfoot: error:") and "invite link" in err
 

@@ -56,10 +56,24 @@ def test_two_variants_write_csv_json_and_plots(tmp_path: Path,
     summary = data["variants"][0]["summary"]
     assert summary["rounds"] == 4
     assert summary["going_out_rate"] + summary["stock_out_rate"] <= 1
-    for name in ("scores", "turns", "endings", "canastas", "turn_cap"):
+    for name in ("scores", "turns", "endings", "canastas"):
         png = tmp_path / "plots" / f"{name}.png"
         assert png.is_file() and png.stat().st_size > 1000
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # No round of these short games reached the turn cap: no empty chart of it.
+    assert summary["turn_cap_rounds"] == 0
+    assert not (tmp_path / "plots" / "turn_cap.png").exists()
+
+
+def test_turn_cap_chart_only_when_a_round_hit_the_cap(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = _run(capsys, *BASE, "--games", "2", "--jobs", "1", "--set", "turn_cap=10",
+                      "--plots", str(tmp_path / "plots"), "--json", str(tmp_path / "r.json"))
+    assert code == 0
+    summary = json.loads((tmp_path / "r.json").read_text())["variants"][0]["summary"]
+    assert summary["turn_cap_rounds"] == 2
+    png = tmp_path / "plots" / "turn_cap.png"
+    assert png.is_file() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_same_seed_same_results_on_one_or_two_processes(
@@ -139,7 +153,7 @@ def test_ray_path_runs_the_same_games_in_seed_order(monkeypatch: pytest.MonkeyPa
     assert fake.calls[0] == ("init", "ray://head:10001")
     assert fake.calls[-1] == ("shutdown",)
     assert [c for c in fake.calls if c[0] == "get"] == [("get", 0), ("get", 1), ("get", 2)]
-    assert on_ray["rounds"] == local["rounds"]
+    assert list(on_ray["rounds"]) == list(local["rounds"])
     assert on_ray["variants"] == local["variants"]
     assert on_ray["timing"]["jobs"] == "ray"
 
@@ -150,6 +164,7 @@ def test_ray_missing_is_a_clear_error(monkeypatch: pytest.MonkeyPatch,
     code, _, err = _run(capsys, *BASE, "--ray", "auto")
     assert code == 2
     assert "--ray needs the Ray package" in err and "not installed" in err
+    assert "'ray' extra" in err
 
 
 def test_plots_without_matplotlib_name_the_extra(monkeypatch: pytest.MonkeyPatch,

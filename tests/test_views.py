@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ from handfoot.deal import seeded_deal
 from handfoot.engine import Game
 from handfoot.presets import preset
 from handfoot.views import SeatView, sample_world, unseen_counts, view
+from scenario import examples
 from test_properties import (
     check_table,
     greedy_action,
@@ -88,7 +90,7 @@ def points(g: Game, rng: random.Random, rate: float) -> bool:
 
 
 # ====================================================================== (a) no leak
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans())
 def test_a_view_depends_only_on_what_the_seat_may_see(name: str, n: int, seed: int,
                                                       greedy: bool) -> None:
@@ -161,7 +163,7 @@ def check_sample(g: Game, s: int, rng: random.Random) -> None:
         assert w.snapshot is None
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans())
 def test_sampled_worlds_keep_every_card_and_agree_with_the_view(name: str, n: int, seed: int,
                                                                 greedy: bool) -> None:
@@ -201,7 +203,7 @@ def test_sampling_deals_the_unseen_cards_uniformly() -> None:
 
 
 # ====================================================================== (c) playing them on
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans(),
        stop=st.integers(min_value=0, max_value=300), viewer=st.integers(0, 5))
 def test_sampled_worlds_play_to_the_end(name: str, n: int, seed: int, greedy: bool, stop: int,
@@ -255,3 +257,19 @@ def test_views_of_every_seat_at_the_start() -> None:
             assert sum(unseen_counts(v)) == (sum(g.hand_n) - g.hand_n[s]
                                              + sum(sum(sum(p) for p in ps) for ps in g.packets)
                                              + len(g.stock))
+
+
+def test_a_world_is_sampled_for_a_scenario_dealt_from_part_of_the_shoe() -> None:
+    # The worked examples deal a few dozen cards of a whole shoe: the unseen cards beyond the
+    # unseen places are out of play, and a sampled world still agrees with every view.
+    from handfoot.record import load_record
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "hf-worked-round-1935.json"
+    record = load_record(path.read_text(encoding="utf-8"))
+    g = record.new_game()
+    rng = random.Random(5)
+    for seat in range(g.rules.players):
+        v = view(g, seat)
+        world = sample_world(v, rng)
+        assert view(world, seat) == v
+        assert world.hand_n == g.hand_n and len(world.stock) == len(g.stock)

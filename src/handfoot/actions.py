@@ -305,14 +305,15 @@ def _build_atomic() -> tuple[Action, ...]:
     return tuple(out)
 
 
-# The meld steps of each slot in the order the legal list gives them: (slot, whether it is a
-# rank, add a natural, add a 2, add a joker, ((makeup, start), ...)).
-MELD_STEPS: tuple[tuple[int, bool, Add, Add, Add, tuple[tuple[tuple[int, int, int], Start], ...]],
-                  ...] = tuple(
-    (slot, slot != WILD_SLOT, ADDS.get((slot, slot), ADDS[(slot, TWO)]), ADDS[(slot, TWO)],
-     ADDS[(slot, JOKER)],
-     tuple((m, STARTS[(slot, m)]) for m in (WILD_MAKEUPS if slot == WILD_SLOT else START_MAKEUPS)))
-    for slot in range(NUM_SLOTS)
+# The meld steps of each slot, as the legal-action builder reads them: by slot, the step that
+# adds a natural, a 2, a joker, and the starts as (naturals, 2s, jokers, start).
+RANK_SLOTS = tuple(NATURAL_RANKS)
+ADD_NATURAL: tuple[Add, ...] = tuple(ADDS[(s, s)] for s in NATURAL_RANKS)
+ADD_TWO: tuple[Add, ...] = tuple(ADDS[(s, TWO)] for s in range(NUM_SLOTS))
+ADD_JOKER: tuple[Add, ...] = tuple(ADDS[(s, JOKER)] for s in range(NUM_SLOTS))
+STARTS_OF: tuple[tuple[tuple[int, int, int, Start], ...], ...] = tuple(
+    tuple((*m, STARTS[(s, m)]) for m in (WILD_MAKEUPS if s == WILD_SLOT else START_MAKEUPS))
+    for s in range(NUM_SLOTS)
 )
 
 # The fixed atomic action space: index <-> action, for masks and learning agents.

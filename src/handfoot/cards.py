@@ -41,6 +41,11 @@ class CardError(HandfootError):
     """A card token that names no card kind."""
 
 
+def plural(n: int, noun: str) -> str:
+    """``1 deck``, ``2 decks``: a count in words that read right."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def parse_kind(token: str) -> int:
     """Kind index of a token such as ``K``, ``10``, ``2``, ``JK`` or ``R3`` (case-insensitive)."""
     kind = _TOKEN_TO_KIND.get(token.strip().upper())

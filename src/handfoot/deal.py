@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from .cards import CardError, card_kind, counts_of, format_cards, parse_cards, shoe_counts, shoe_ids
+from .cards import (
+    CardError,
+    card_kind,
+    counts_of,
+    format_cards,
+    parse_cards,
+    plural,
+    shoe_counts,
+    shoe_ids,
+)
 from .errors import HandfootError
 from .rules import Rules
 
@@ -67,7 +77,7 @@ class Deal:
         for k, n in enumerate(used):
             if n > shoe[k]:
                 raise DealError(f"the deal uses {n} of card {format_cards([k])}, "
-                                f"but {rules.decks} decks hold {shoe[k]}")
+                                f"but {plural(rules.decks, 'deck')} hold {shoe[k]}")
 
 
 def _text(value: Any) -> str:
@@ -81,9 +91,16 @@ def _text(value: Any) -> str:
 def shuffled(rules: Rules, seed: int, round_no: int) -> list[int]:
     """The shoe's card kinds in shuffled order, top first, from the game seed and round."""
     rng = random.Random(f"handfoot/{seed}/{round_no}")
-    ids = shoe_ids(rules.decks)
-    rng.shuffle(ids)
-    return [card_kind(i) for i in ids]
+    # A shuffle's permutation depends only on the generator and the length, so shuffling the
+    # kinds of the card ids in order deals exactly what shuffling the ids would.
+    kinds = _shoe_kinds(rules.decks)[:]
+    rng.shuffle(kinds)
+    return kinds
+
+
+@lru_cache(maxsize=16)
+def _shoe_kinds(decks: int) -> list[int]:
+    return [card_kind(i) for i in shoe_ids(decks)]
 
 
 def deal_from_order(rules: Rules, order: list[int], dealer: int) -> Deal:

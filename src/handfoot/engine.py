@@ -12,29 +12,35 @@ and interfaces ask it rather than judge for themselves.  The checks live in lega
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import compress, repeat
+from operator import is_
 
-from . import facts, flow, legality, transitions
+from . import facts, flow, legality
 from .actions import (
+    ADD_JOKER,
+    ADD_NATURAL,
+    ADD_TWO,
     ANSWERS,
     ASK,
     DISCARDS,
     DRAW_CARDS,
     KNOCK,
-    MELD_STEPS,
+    RANK_SLOTS,
     RETRACT,
+    STARTS_OF,
     STOP,
-    TAKES,
     Action,
     parse_action,
 )
-from .cards import JOKER, TWO
+from .cards import JOKER, RED_THREE, TWO, WILD_SLOT
 from .clauses import IllegalAction
 from .deal import Deal
 from .events import Event, Refusal
+from .flow import settle as _settle
 from .rules import Rules
-from .state import Phase, Played, State
+from .state import AskState, Phase, Played, State
 from .tables import tables_for
+from .transitions import apply_action as _apply_action
 
 __all__ = ["Game", "legal_actions"]
 
@@ -122,20 +128,22 @@ class Game(State):
 
     def apply(self, action: Action | str, seat: int | None = None) -> list[Event]:
         """Apply an action (or its text form) for the seat that must act; return the events."""
-        if type(action) is str:
+        if isinstance(action, str):
             action = parse_action(action)
-        assert not isinstance(action, str)
         # An action from the list just built for this very position needs no second check.
+        # Identity (the list holds the shared canonical actions) is a C-level scan; an equal
+        # action built elsewhere is simply checked again.
         if (seat is not None or self._legal_at != self.version
-                or action not in self._legal):
+                or not any(map(is_, self._legal, repeat(action)))):
             self.verify(action, seat)
         actor, round_no = self.actor, self.round_no
         events: list[Event] = []
-        transitions.apply_action(self, action, events)
-        flow.settle(self, events)
+        _apply_action(self, action, events)
+        _settle(self, events)
         self.version += 1
-        if self.history is not None:
-            self.history.append(Played(round_no, actor, action))
+        history = self.history
+        if history is not None:
+            history.append(Played(round_no, actor, action))
         return events
 
     def legal_actions(self) -> list[Action]:
@@ -200,9 +208,12 @@ def legal_actions(g: State) -> list[Action]:
 
 def _legal_draw(g: State) -> list[Action]:
     out: list[Action] = [DRAW_CARDS if g.stock else STOP]
-    for take in TAKES:
-        if legality.take_refusal(g, take) is None:
-            out.append(take)
+    pile = g.pile
+    # A pile that is empty or topped by a three cannot be taken at all (4.1, 4.2).
+    if pile and pile[-1] < RED_THREE:
+        for take in g.t.takes:
+            if legality.take_refusal(g, take) is None:
+                out.append(take)
     return out
 
 
@@ -219,17 +230,19 @@ def _legal_meld(g: State) -> list[Action]:
     out: list[Action] = []
     seat = g.seat
     team = seat % g.t.teams
-    must_go_out = legality.must_go_out(g)
+    must_go_out = g.asked is AskState.YES and g.rules.permission_yes == "binding"
     if not g.retracted:
         _meld_steps(g, out, must_go_out)
     hand = g.hands[seat]
-    if facts.discard_owed(g):
+    owed = not (g.took_pile and not g.rules.discard_after_pile)  # facts.discard_owed
+    if owed:
         if g.hand_n[seat] > 1 and (g.opened[team] or not g.staged) and not must_go_out:
             out += compress(DISCARDS, hand)
         else:
             out += [d for d in compress(DISCARDS, hand)
                     if legality.discard_refusal(g, d.kind) is None]
-    if legality.refusal(g, KNOCK) is None:
+    # Knocking is refused at once where a discard is owed and more than one card is held.
+    if (not owed or g.hand_n[seat] == 1) and legality.refusal(g, KNOCK) is None:
         out.append(KNOCK)
     if g.packet_no[seat] == g.t.last_packet and legality.refusal(g, ASK) is None:
         out.append(ASK)
@@ -241,29 +254,54 @@ def _legal_meld(g: State) -> list[Action]:
 def _meld_steps(g: State, out: list[Action], must_go_out: bool = False) -> None:
     """The meld steps the hand allows.  Steps that leave two cards or more can never strand
     the player, so only the others (and every step after a binding yes) get the full check
-    with its look-ahead."""
+    with its look-ahead.  The hot loop of the engine: it reads the rules' table of how many
+    wild cards each meld may hold rather than asking fits()."""
     t = g.t
     seat = g.seat
     team = seat % t.teams
     hand = g.hands[seat]
-    fits = t.fits
     nat, two, jok = g.nat[team], g.two[team], g.jok[team]
     h2, hj = hand[TWO], hand[JOKER]
+    wilds = h2 + hj
     spare = -1 if must_go_out else g.hand_n[seat] - 2
+    max_wilds_at = t.max_wilds_at
     meld_refusal = legality.meld_refusal
-    for s, is_rank, add_nat, add_two, add_jok, starts in MELD_STEPS:
-        have = hand[s] if is_rank else 0
-        n0, w0 = nat[s], two[s] + jok[s]
-        if n0 + w0:
-            if have and fits(s, n0 + 1, w0) and (spare >= 1 or meld_refusal(g, add_nat) is None):
-                out.append(add_nat)
-            if (h2 or hj) and fits(s, n0, w0 + 1):
-                if h2 and (spare >= 1 or meld_refusal(g, add_two) is None):
-                    out.append(add_two)
-                if hj and (spare >= 1 or meld_refusal(g, add_jok) is None):
-                    out.append(add_jok)
-        elif have + h2 + hj >= 3:
-            for c, step in starts:
-                if (have >= c[0] and h2 >= c[1] and hj >= c[2] and fits(s, c[0], c[1] + c[2])
-                        and (spare >= 3 or meld_refusal(g, step) is None)):
-                    out.append(step)
+    for s in RANK_SLOTS:
+        have = hand[s]
+        n0 = nat[s]
+        w0 = two[s] + jok[s]
+        if n0 or w0:
+            most = max_wilds_at[s]
+            if have and w0 <= most[n0 + 1] and (
+                    spare >= 1 or meld_refusal(g, ADD_NATURAL[s]) is None):
+                out.append(ADD_NATURAL[s])
+            if wilds and w0 < most[n0]:
+                if h2 and (spare >= 1 or meld_refusal(g, ADD_TWO[s]) is None):
+                    out.append(ADD_TWO[s])
+                if hj and (spare >= 1 or meld_refusal(g, ADD_JOKER[s]) is None):
+                    out.append(ADD_JOKER[s])
+        elif have and have + wilds >= 3:
+            most = max_wilds_at[s]
+            for n, w2, wj, start in STARTS_OF[s]:
+                if (have >= n and h2 >= w2 and hj >= wj and w2 + wj <= most[n]
+                        and (spare >= 3 or meld_refusal(g, start) is None)):
+                    out.append(start)
+    if wilds:
+        _wild_steps(g, out, h2, hj, two[WILD_SLOT] + jok[WILD_SLOT], spare)
+
+
+def _wild_steps(g: State, out: list[Action], h2: int, hj: int, w0: int, spare: int) -> None:
+    """Steps on the meld of wild cards (5.5)."""
+    most = g.t.max_wilds_at[WILD_SLOT][0]
+    meld_refusal = legality.meld_refusal
+    if w0:
+        if w0 < most:
+            if h2 and (spare >= 1 or meld_refusal(g, ADD_TWO[WILD_SLOT]) is None):
+                out.append(ADD_TWO[WILD_SLOT])
+            if hj and (spare >= 1 or meld_refusal(g, ADD_JOKER[WILD_SLOT]) is None):
+                out.append(ADD_JOKER[WILD_SLOT])
+    elif h2 + hj >= 3:
+        for _n, w2, wj, start in STARTS_OF[WILD_SLOT]:
+            if (h2 >= w2 and hj >= wj and w2 + wj <= most
+                    and (spare >= 3 or meld_refusal(g, start) is None)):
+                out.append(start)

@@ -135,9 +135,8 @@ def next_packet_refusal(g: State, seat: int, team_has_canasta: bool) -> Refusal 
     """Why the seat may not empty its current (not last) packet now (7.2)."""
     if (g.packet_no[seat] == 0 and g.t.knee_rule and not team_has_canasta
             and g.rules.empty_before_knee == "forbidden"):
-        whose = "your team's" if g.rules.team_size > 1 else "your"
-        return ("7.2", f"you may not empty your hand before {whose} first canasta brings "
-                "your knee")
+        return ("7.2", f"you may not empty your hand before {teams(g.rules)} first canasta "
+                "brings your knee")
     return None
 
 

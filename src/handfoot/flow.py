@@ -157,8 +157,9 @@ def next_turn(g: State, events: list[Event]) -> None:
         g.asked = AskState.NOT_ASKED
         g.staged = 0
         g.snapshot = None
-        team = g.seat % g.t.teams
-        g.minimum = rules.opening_minimum(g.round_no, g.totals[team])
+        minimums = g.t.round_minimums
+        g.minimum = (minimums[g.round_no] if minimums is not None else
+                     rules.opening_minimum(g.round_no, g.totals[g.seat % g.t.teams]))
         if g.turns >= rules.turn_cap:
             g.ended_by = RoundEnd.TURN_CAP
             end_round(g, events)

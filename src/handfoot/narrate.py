@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import KIND_TOKENS, WILD_SLOT, slot_token
+from .cards import KIND_TOKENS, WILD_SLOT, plural, slot_token
 from .events import (
     Answered,
     AskedToGoOut,
@@ -57,11 +57,6 @@ _SECOND = {
 def meld_text(slot: int, naturals: int, twos: int, jokers: int) -> str:
     cards = [KIND_TOKENS[slot]] * naturals if slot != WILD_SLOT else []
     return " ".join(cards + ["2"] * twos + ["JK"] * jokers)
-
-
-def plural(n: int, noun: str) -> str:
-    """``1 card``, ``2 cards``."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def seat_name(seat: int, names: Sequence[str] | None = None, you: int = -1) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-from .cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind
+from .cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind, plural
 from .errors import HandfootError
 
 
@@ -313,6 +313,10 @@ class Rules:
             f"{self.players} players do not split into two or more teams of {self.team_size}",
         )
         need(self.decks >= 1, "decks", "must be at least 1")
+        # Upper bounds keep a typing slip (decks = 10000000) from asking for gigabytes or a
+        # round that never ends; each is far past what the documents or a table use.
+        need(self.decks <= 20, "decks", "at most 20: the documents shuffle at most 7 decks, "
+             "one more than the players, and 20 is more than a table can shuffle")
         need(len(self.packets) >= 2, "packets", "needs at least a hand and a foot")
         need(all(p >= 1 for p in self.packets), "packets", "every packet needs a card")
         dealt = self.players * sum(self.packets)
@@ -320,9 +324,10 @@ class Rules:
             dealt + 2 <= self.shoe_size,
             "packets",
             f"{self.players} players x {sum(self.packets)} cards = {dealt} dealt, but "
-            f"{self.decks} decks hold {self.shoe_size} cards and the stock needs some",
+            f"{plural(self.decks, 'deck')} hold {self.shoe_size} cards and the stock needs some",
         )
         need(self.rounds >= 1, "rounds", "must be at least 1")
+        need(self.rounds <= 100, "rounds", "at most 100: the documents play 4")
         need(len(self.card_values) == 13, "card_values", "needs a value for every natural rank "
              "and wild card")
         need(all(v >= 0 for v in self.card_values), "card_values", "values cannot be negative")
@@ -330,11 +335,16 @@ class Rules:
         need(self.meld_min == 3, "meld_min", "the engine melds three cards at a time "
              "when a meld starts; only 3 is supported")
         need(self.canasta_size > self.meld_min, "canasta_size", "must exceed meld_min")
+        need(self.canasta_size <= 10 * self.decks, "canasta_size",
+             f"at most {10 * self.decks}: a canasta is cards of one rank and wild cards, and "
+             f"each deck holds 4 of a rank and 6 wild cards")
         need(0 <= self.max_wilds < self.canasta_size, "max_wilds",
              "must be from 0 to one less than canasta_size")
         need(self.naturals_before_wild >= 1, "naturals_before_wild", "must be at least 1")
         need(self.pile_take >= 0, "pile_take", "must be 'whole' or a positive count")
         need(self.turn_cap >= 10, "turn_cap", "must be at least 10 turns")
+        need(self.turn_cap <= 10_000, "turn_cap", "at most 10000 turns: the presets cap a "
+             "round at 400 or 600, and a real round ends far sooner")
         need(len(self.opening_minimums) >= 1, "opening_minimums", "needs at least one value")
         need(all(m >= 0 for m in self.opening_minimums), "opening_minimums",
              "minimums cannot be negative")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .actions import TAKES, TakePile
 from .cards import KIND_TOKENS, NUM_KINDS, NUM_SLOTS, WILD_SLOT
 from .rules import Rules
 
@@ -15,15 +16,20 @@ class Tables:
         "grows",
         "grows_if_spare",
         "knee_rule",
+        "max_wilds_at",
         "last_packet",
         "max_wild_at_canasta",
         "pile_take",
         "quota",
         "rank_kind",
+        "round_minimums",
         "rules",
+        "takes",
         "teams",
         "values",
     )
+
+    takes: tuple[TakePile, ...]
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -40,6 +46,13 @@ class Tables:
         self.canasta = rules.canasta_size
         self.pile_take = rules.pile_take
         self.teams = rules.teams
+        # The opening minimum by round number (index 0 unused), where it follows the round.
+        self.round_minimums: list[int] | None = (
+            [0, *(rules.opening_minimum(r, 0) for r in range(1, rules.rounds + 1))]
+            if rules.opening_by == "round" else None)
+        # The ways to take the pile worth checking: with a wild card only where a natural and
+        # a wild card may take it (4.3).
+        self.takes = TAKES if rules.pile_pair == "meldable" else TAKES[:1]
         self._fits: dict[int, bool] = {}
         # The knee (packet 1) waits for the team's first canasta only in games of 3+ packets.
         self.knee_rule = rules.knee_pickup == "team_first_canasta" and len(rules.packets) >= 3
@@ -49,6 +62,15 @@ class Tables:
              and rules.canasta_size - w >= rules.naturals_before_wild),
             default=0,
         )
+        # The most wild cards a meld of slot s with n naturals may hold (-1: none fits): the
+        # legal-action builder's inner loop reads this instead of calling fits().  The wild
+        # limits and the size are all upper bounds on the wild cards, so one number per (slot,
+        # naturals) says everything fits() would.
+        most_naturals = 4 * rules.decks + 2
+        self.max_wilds_at = [
+            [self._most_wilds(s, n) for n in range(most_naturals + 1)]
+            for s in range(NUM_SLOTS)
+        ]
 
     def _grows(self, slot: int) -> bool:
         mode = self.rules.add_to_canasta
@@ -57,6 +79,13 @@ class Tables:
         if mode == "not_special":
             return slot != WILD_SLOT and self.rank_kind[slot] is None
         return False
+
+    def _most_wilds(self, slot: int, naturals: int) -> int:
+        limit = 6 * self.rules.decks + 1  # more wild cards than the shoe holds
+        w = -1
+        while w < limit and self.fits(slot, naturals, w + 1):
+            w += 1
+        return w
 
     def wild_error(self, slot: int, naturals: int, wilds: int) -> str | None:
         """Why a rank meld of this make-up breaks the wild-card rules, or None."""

@@ -60,8 +60,7 @@ def apply_action(g: State, action: Action, events: list[Event]) -> None:
     seat = g.seat
     if g.packet_no[seat] == g.t.last_packet and g.phase is not ANSWER:
         g.foot_played[seat] = True
-    refusal = HANDLERS[type(action)](g, action, events)
-    assert refusal is None, refusal
+    HANDLERS[type(action)](g, action, events)
 
 
 def apply_step(g: State, action: Action, events: list[Event]) -> Refusal | None:
@@ -211,7 +210,9 @@ def _discard(g: State, action: Discard, events: list[Event]) -> None:
     k = action.kind
     g.hands[seat][k] -= 1
     g.hand_n[seat] -= 1
-    _forget(g, seat, k, 1)
+    known = g.known[seat]
+    if known[k]:
+        known[k] -= 1
     g.pile.append(k)
     events.append(Discarded(seat, k))
     g.turn_over = True
@@ -366,7 +367,8 @@ def _place(g: State, slot: int, n: int, w2: int, wj: int, events: list[Event]) -
         g.staged += (n * values[slot] if slot != WILD_SLOT else 0) + w2 * values[TWO] \
             + wj * values[JOKER]
     size = nat[slot] + two[slot] + jok[slot]
-    if size >= t.canasta:
+    canasta = size >= t.canasta
+    if canasta:
         _canasta(g, seat, team, slot, size - count < t.canasta, events)
     if not opened:
         if g.staged < g.minimum:
@@ -382,7 +384,7 @@ def _place(g: State, slot: int, n: int, w2: int, wj: int, events: list[Event]) -
             _release_pile(g, seat, events, opening=True)
             if g.knee_pending[seat]:
                 _knee_after_draw(g, events)
-    return _settle(g, seat, events)
+    return _settle(g, seat, events, canasta)
 
 
 def _canasta(g: State, seat: int, team: int, slot: int, finished_now: bool,
@@ -402,12 +404,12 @@ def _canasta(g: State, seat: int, team: int, slot: int, finished_now: bool,
     nat[slot] = two[slot] = jok[slot] = 0
 
 
-def _settle(g: State, seat: int, events: list[Event]) -> Refusal | None:
-    """After cards reach the table: the team's first canasta brings knees; an empty hand
-    brings the next packet, or goes out."""
+def _settle(g: State, seat: int, events: list[Event], canasta: bool) -> Refusal | None:
+    """After cards reach the table (``canasta``: a meld is at canasta size): the team's first
+    canasta brings knees; an empty hand brings the next packet, or goes out."""
     rules = g.rules
     team = seat % g.t.teams
-    if not g.first_canasta[team] and facts.has_canasta(g, team):
+    if canasta and not g.first_canasta[team]:
         g.first_canasta[team] = True
         if g.t.knee_rule:
             for mate in rules.seats_of(team):

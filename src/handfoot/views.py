@@ -328,8 +328,9 @@ def sample_world(v: SeatView, rng: random.Random) -> Game:
     """A full game that agrees with the view, the unseen cards dealt uniformly at random.
 
     Red threes under ``red_threes = "bonus"`` are laid as soon as they reach a hand, so they
-    are dealt only into packets and the stock.  The world gets a seed drawn from ``rng`` so it
-    can be played past the end of the round.
+    are dealt only into packets and the stock.  Unseen cards beyond the unseen places (a
+    scenario dealt from part of the shoe) are out of play, chosen at random like the rest.
+    The world gets a seed drawn from ``rng`` so it can be played past the end of the round.
     """
     rules = v.rules
     cards = unseen_counts(v)
@@ -341,8 +342,10 @@ def sample_world(v: SeatView, rng: random.Random) -> Game:
         hidden.append(n)
     in_hands = sum(hidden)
     elsewhere = sum(sum(info.packets) for info in v.seats) + v.stock_size + v.set_aside
-    if in_hands + elsewhere != sum(cards):
+    out_of_play = sum(cards) - in_hands - elsewhere
+    if out_of_play < 0:
         raise ViewError(f"{sum(cards)} unseen cards for {in_hands + elsewhere} unseen places")
+    elsewhere += out_of_play
     reds = 0
     if rules.red_threes == "bonus":
         reds, cards[RED_THREE] = cards[RED_THREE], 0
@@ -372,10 +375,12 @@ def sample_world(v: SeatView, rng: random.Random) -> Game:
             pos += size
             seat_packets.append(packet)
         packets.append(seat_packets)
-    # The cards set aside as pennies are unseen too; they lie out of play.
-    stock = deck[pos:len(deck) - v.set_aside]
+    # The cards set aside as pennies are unseen too; they lie out of play, and so do the
+    # cards a partial deal never dealt.
+    end = len(deck) - out_of_play
+    stock = deck[pos:end - v.set_aside]
     pennies = [0] * NUM_KINDS
-    for k in deck[len(deck) - v.set_aside:]:
+    for k in deck[end - v.set_aside:end]:
         pennies[k] += 1
     return _build(v, rng.getrandbits(62), hands, packets, stock, pennies)
 

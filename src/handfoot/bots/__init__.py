@@ -7,9 +7,12 @@ generator, so a game with the same seeds plays the same way.
 
 from __future__ import annotations
 
+import inspect
+import math
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import HandfootError
 from .base import Bot
 from .basic import BasicBot
 from .heuristic import HeuristicBot
@@ -31,8 +34,24 @@ ANALYSIS_BOTS: dict[str, Callable[..., Bot]] = {
 }
 
 
-class BotError(ValueError):
+class BotError(HandfootError):
     """An unknown bot name or a bad bot option."""
+
+
+# The bots' numeric options, with the range that makes sense: below it a bot cannot play (no
+# worlds to search), above it a single decision runs for minutes or hours.
+OPTION_LIMITS: dict[str, tuple[float, float]] = {
+    "worlds": (1, 4096),
+    "ms": (0, 60_000),
+    "width": (1, 64),
+    "settle": (0, 4096),
+    "reply": (0, 16),
+    "variants": (0, 127),
+    "spread": (0, 100_000),
+    "margin": (-100_000, 100_000),
+    "win": (0, 1),
+    "answer_reply": (0, 1),
+}
 
 
 def make_bot(spec: str, seed: int = 0, analysis: bool = False, **options: Any) -> Bot:
@@ -50,15 +69,43 @@ def make_bot(spec: str, seed: int = 0, analysis: bool = False, **options: Any) -
         key, sep, value = item.partition("=")
         if not sep:
             raise BotError(f"bot option {item!r}: write key=value")
-        try:
-            opts[key] = float(value) if "." in value else int(value)
-        except ValueError:
-            raise BotError(f"bot option {key!r}: {value!r} is not a number") from None
+        number = _number(key, value)
+        low, high = OPTION_LIMITS.get(key, (-math.inf, math.inf))
+        if not low <= number <= high:  # also refuses nan
+            raise BotError(f"bot option {key!r}: {value} is out of range; it goes from "
+                           f"{low:g} to {high:g}")
+        opts[key] = number
+    accepted = [p for p in inspect.signature(known[name]).parameters if p != "seed"]
+    for key in opts:
+        if key not in accepted and "options" not in accepted:
+            listed = ", ".join(accepted) if accepted else "none"
+            raise BotError(f"bot {name!r} has no option {key!r} (its options: {listed})")
     try:
         return known[name](seed=seed, **opts)
     except TypeError as err:
         raise BotError(f"bot {name!r}: {err}") from None
 
 
+def _number(key: str, text: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        raise BotError(f"bot option {key!r}: {text!r} is not a number") from None
+
+
+def is_bot(spec: str) -> bool:
+    """Whether ``spec`` names a bot that may sit at a table (seat names in records often do
+    not: "North", "you")."""
+    try:
+        make_bot(spec)
+    except BotError:
+        return False
+    return True
+
+
 __all__ = ["ANALYSIS_BOTS", "BOTS", "BasicBot", "Bot", "BotError", "HeuristicBot", "OracleBot",
-           "RandomBot", "SearchBot", "make_bot"]
+           "RandomBot", "SearchBot", "is_bot", "make_bot"]

@@ -9,7 +9,7 @@ from ..actions import Action, Add, Answer, Ask, Discard, Draw, Knock, Retract, S
 from ..cards import BLACK_THREE, JOKER, RED_THREE, TWO
 from ..state import Phase
 from ..views import SeatView
-from .knowledge import quota_met, tables
+from .knowledge import can_go_out_now, quota_met, tables
 
 
 class BasicBot:
@@ -34,7 +34,7 @@ class BasicBot:
             return self.rng.choice(natural)
         if melds:
             return self.rng.choice(melds)
-        if Ask() in legal and quota_met(v, v.team):
+        if Ask() in legal and quota_met(v, v.team) and can_go_out_now(v):
             return Ask()
         if Retract() in legal:
             return Retract()

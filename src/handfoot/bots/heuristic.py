@@ -16,7 +16,15 @@ from ..actions import Action, Add, Answer, Ask, Discard, Draw, Knock, Retract, S
 from ..cards import BLACK_THREE, JOKER, NATURAL_RANKS, RED_THREE, TWO, WILD_SLOT
 from ..state import Phase
 from ..views import SeatView
-from .knowledge import hand_points, in_foot, missing, next_opponent, opponents, tables
+from .knowledge import (
+    can_go_out_now,
+    hand_points,
+    in_foot,
+    missing,
+    next_opponent,
+    opponents,
+    tables,
+)
 
 _NEVER = -10_000.0
 
@@ -103,7 +111,9 @@ class HeuristicBot:
                 return 10_000.0  # the engine lists this discard only when it goes out
             return -self._keep(ctx, a.kind)
         if isinstance(a, Ask):
-            if ctx.quota_met and sum(ctx.hand) <= 4:
+            # Ask only to go out now: a yes may oblige it (8.5.3), and asking for nothing
+            # tells the table what the hand holds.
+            if ctx.quota_met and sum(ctx.hand) <= 4 and can_go_out_now(v):
                 return 5_000.0
             return _NEVER
         if isinstance(a, Retract):

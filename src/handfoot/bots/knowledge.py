@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 from ..cards import BLACK_THREE, JOKER, NUM_KINDS, NUM_SLOTS, RED_THREE, TWO, WILD_SLOT
+from ..legality import can_go_out
 from ..tables import Tables, tables_for
-from ..views import SeatView
+from ..views import SeatView, ViewError, sample_world
 
 
 def tables(v: SeatView) -> Tables:
@@ -19,6 +22,17 @@ def canasta_kinds(v: SeatView, team: int) -> list[str]:
         if n + tw + j >= t.canasta:
             kinds.append(t.canasta_kind(slot, tw + j))
     return kinds
+
+
+def can_go_out_now(v: SeatView) -> bool:
+    """Whether the seat (whose turn it is) could go out this turn were its partner to say yes:
+    the engine's own answer, asked of any world that agrees with the view (the seat's hand and
+    its team's melds are the same in every one)."""
+    try:
+        world = sample_world(v, random.Random(0))
+    except ViewError:
+        return False
+    return can_go_out(world)
 
 
 def quota_met(v: SeatView, team: int) -> bool:

@@ -36,7 +36,7 @@ from typing import TypeVar
 
 from ..actions import Action, Answer
 from ..engine import Game
-from ..views import SeatView, sample_world
+from ..views import SeatView, ViewError, sample_world
 from .evaluate import sigma_for, value, win_chance
 from .heuristic import HeuristicBot
 from .plans import HEURISTIC, PAIRS, VARIANTS, Plan, act, candidates, play_turn
@@ -88,7 +88,12 @@ class SearchBot:
         plans = candidates(self.policy, v, legal, self.spread, self.variants)[: self.width]
         if len(plans) == 1:
             return plans[0]
-        return plans[self._search(v, plans, self._plan_trial(v))]
+        try:
+            return plans[self._search(v, plans, self._plan_trial(v))]
+        except ViewError:
+            # No world fits the view (a scenario dealt from part of a shoe): the heuristic's
+            # own plan, which needs none.
+            return plans[0]
 
     def _plan_trial(self, v: SeatView) -> Callable[[Game, Plan], None]:
         """Playing a plan in a world: the seat's turn under the plan, then the replies."""
@@ -112,7 +117,10 @@ class SearchBot:
             play_turn(policy, HEURISTIC, world, asker, spread)
             self._reply(world, replies)
 
-        return ordered[self._search(v, ordered, trial)]
+        try:
+            return ordered[self._search(v, ordered, trial)]
+        except ViewError:
+            return ordered[0]  # no world fits the view: the heuristic's answer
 
     def _world(self, v: SeatView) -> Game:
         """One world consistent with what the seat sees."""

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from handfoot.bots import BotError
 from handfoot.sim import SimError
 from handfoot.sim.arena import format_markdown, format_text, run_arena
-from handfoot.sim.runner import default_jobs
+from handfoot.sim.runner import check_jobs, default_jobs
 
 from .common import UserError, add_rules_options, rules_from_args
 
@@ -20,7 +19,7 @@ def add_parser(subparsers: Any) -> None:
         "arena",
         help="measure bots against each other on duplicate deals",
         description="Every pair of bots plays the same deals twice, the teams swapping seats; "
-        "reports win rates, score differences and Elo with 95%% intervals. With more than "
+        "reports win rates, score differences and Elo with 95% intervals. With more than "
         "two bots, a round robin and a rating table.",
     )
     parser.add_argument("--bots", nargs="+", required=True, metavar="SPEC",
@@ -39,6 +38,8 @@ def add_parser(subparsers: Any) -> None:
     out.add_argument("--markdown", action="store_true", help="print Markdown tables")
     parser.add_argument("--no-timing", action="store_true",
                         help="leave out the timing, so the output is the same on every run")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar (it is drawn only when stderr is a terminal)")
     add_rules_options(parser)
     parser.set_defaults(run=run)
 
@@ -50,11 +51,10 @@ def run(args: argparse.Namespace) -> int:
             raise UserError("--rounds must be at least 1")
         rules = rules.replace(rounds=args.rounds)
     jobs = args.jobs if args.jobs is not None else default_jobs()
-    if jobs < 1:
-        raise UserError("--jobs must be at least 1")
+    check_jobs(jobs)
     try:
         report = run_arena(rules, args.bots, args.deals, args.seed, jobs,
-                           progress=sys.stderr.isatty())
+                           progress=not args.quiet)
     except (BotError, SimError) as err:
         raise UserError(str(err)) from None
     timing = not args.no_timing

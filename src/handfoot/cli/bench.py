@@ -22,6 +22,8 @@ from handfoot.rules import Rules
 
 from .common import UserError, players_count
 
+MAX_SECONDS = 3600.0
+
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("bench", help="measure engine speed")
@@ -103,8 +105,9 @@ def _processor() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.seconds < 0:
-        raise UserError("--seconds cannot be negative")
+    if not 0 <= args.seconds <= MAX_SECONDS:  # also refuses nan
+        raise UserError(f"--seconds must be from 0 to {MAX_SECONDS:g} (an hour a preset), "
+                        f"not {args.seconds:g}")
     results: dict[str, dict[str, Any]] = {}
     info = machine()
     if not args.json:

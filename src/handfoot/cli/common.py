@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from handfoot.presets import (
     preset_mapping,
     rules_from_text,
 )
+from handfoot.record import Record, RecordError, load_record
 from handfoot.rules import Rules, RulesError, loads_json, loads_toml
 
 DEFAULT_PRESET = "hand-and-foot"
@@ -94,15 +96,50 @@ def load_rules(args: argparse.Namespace) -> tuple[Rules, str | None]:
         return house_rules(name, overrides, players), name
     if not is_rules_file(name):
         raise unknown_rules(name)
-    text = Path(name).read_text(encoding="utf-8")
-    rules = rules_from_text(text, name, players)
+    rules, data = read_rules_file(name, players)
     if overrides:
         changes = dict(overrides)
         changes.setdefault("name", f"{rules.name} + house rules")
         rules = rules.replace(**changes)
-    data = loads_json(text) if Path(name).suffix.lower() == ".json" else loads_toml(text)
     base = data.get("base", data.get("name"))
     return rules, base if isinstance(base, str) and base in PRESET_NAMES else None
+
+
+def read_rules_file(name: str, players: int | None) -> tuple[Rules, dict[str, Any]]:
+    """A rules file's rules and its plain mapping; every error names the file."""
+    path = Path(name)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise UserError(f"cannot read the rules file {name}: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"cannot read the rules file {name}: not UTF-8 text") from None
+    try:
+        data = loads_json(text) if path.suffix.lower() == ".json" else loads_toml(text)
+        _check_complete(data)
+        return rules_from_text(text, name, players), data
+    except RulesError as err:
+        text = str(err).removeprefix("rules: (file): ")
+        raise UserError(f"{name}: {text}") from None
+
+
+def _check_complete(data: dict[str, Any]) -> None:
+    """A file without ``base`` must give every setting; one that gives few of them was almost
+    certainly meant as changes to a preset."""
+    if "base" in data:
+        return
+    known = {f.name for f in dataclasses.fields(Rules)}
+    missing = sorted(known - set(data))
+    if not missing or any(key not in known for key in data):
+        return  # complete, or with an unknown key, which is the first thing to say
+    if len(missing) > len(known) // 2:
+        raise RulesError("base", f"the file gives {len(known) - len(missing)} of the "
+                         f"{len(known)} settings and names no preset to take the rest from; "
+                         f"add a line such as base = \"{DEFAULT_PRESET}\" (presets: "
+                         f"{', '.join(PRESET_NAMES)}) and keep only the changes")
+    raise RulesError(", ".join(missing), "missing setting (no silent defaults); give "
+                     f"{'them' if len(missing) > 1 else 'it'}, or add base = "
+                     f"\"{DEFAULT_PRESET}\" to take the others from a preset")
 
 
 def base_mapping(base: str, players: int) -> dict[str, Any]:
@@ -111,3 +148,17 @@ def base_mapping(base: str, players: int) -> dict[str, Any]:
         return Rules.from_mapping(preset_mapping(base, players)).to_mapping()
     except RulesError:
         return {}  # a preset not played by this many players has nothing to compare with
+
+
+def read_record(path: str) -> Record:
+    """A game record from a file, or one line saying why not."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise UserError(f"cannot read {path}: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"cannot read {path}: not UTF-8 text") from None
+    try:
+        return load_record(text)
+    except RecordError as err:
+        raise UserError(f"{path} is not a valid game record: {err}") from None

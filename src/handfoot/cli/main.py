@@ -8,13 +8,17 @@ import json
 import os
 import sys
 import tomllib
+from typing import NoReturn
 
-from handfoot import __version__
+from handfoot import HandfootError, __version__
 from handfoot.actions import ActionSyntaxError
+from handfoot.bots import BotError
 from handfoot.cards import CardError
 from handfoot.clauses import IllegalAction
 from handfoot.deal import DealError
 from handfoot.rules import RulesError
+from handfoot.scorekeeper import ScoreError
+from handfoot.sim import SimError
 
 from .common import UserError
 
@@ -26,6 +30,9 @@ COMMANDS = ["rules", "demo", "bench", "replay", "arena", "simulate", "play", "sc
 INPUT_ERRORS = (
     UserError,
     RulesError,
+    BotError,
+    SimError,
+    ScoreError,
     IllegalAction,
     DealError,
     ActionSyntaxError,
@@ -33,11 +40,23 @@ INPUT_ERRORS = (
     json.JSONDecodeError,
     tomllib.TOMLDecodeError,
     UnicodeDecodeError,
+    HandfootError,  # every other error of the package's own: the input, not the program
 )
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors as one ``handfoot: error:`` line like every other
+    error (its sub-commands' parsers are of this class too)."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("handfoot").strip()
+        where = f"{command}: " if command else ""
+        self.exit(2, f"handfoot: error: {where}{message} (`{self.prog} --help` shows the "
+                  "options)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="handfoot",
         description="A rules engine for Hand and Foot and Hand, Knee and Foot.",
     )
@@ -70,6 +89,17 @@ def main(argv: list[str] | None = None) -> int:
         return _error(f"{err.strerror or err}{where}")
     except INPUT_ERRORS as err:
         return _error(str(err))
+    except MemoryError:
+        return _error("out of memory: the run asked for more than this machine has; "
+                      "ask for less (fewer games, deals or decks)")
+    except Exception as err:
+        # A bug, not the user's input: still one line, with what to report; the traceback
+        # only when asked for (HANDFOOT_DEBUG=1).
+        if os.environ.get("HANDFOOT_DEBUG"):
+            raise
+        print(f"handfoot: internal error: {type(err).__name__}: {err} (please report it; "
+              "HANDFOOT_DEBUG=1 shows where)", file=sys.stderr)
+        return 70
 
 
 def _error(message: str) -> int:

@@ -39,7 +39,11 @@ def run_sheet(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if args.game:
         try:
-            game = open_store(args).load(args.game)
+            store = open_store(args)
+            try:
+                game = store.load(args.game)
+            finally:
+                store.close()
         except ScoreError as err:
             raise UserError(str(err)) from None
         filled_sheet(game, out)

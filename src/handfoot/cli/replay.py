@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 from handfoot.cards import format_cards
@@ -30,17 +29,15 @@ from handfoot.events import (
 from handfoot.narrate import describe, result_lines
 from handfoot.record import (
     Record,
-    RecordError,
     ReplayResult,
     Step,
-    load_record,
     record_to_mapping,
     replay,
 )
 from handfoot.rules import Rules
 from handfoot.scoring import RoundResult
 
-from .common import UserError
+from .common import read_record
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,19 +55,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="print only the verdict (and what went wrong)")
     parser.set_defaults(run=run)
-
-
-def read_record(path: str) -> Record:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise UserError(f"cannot read {path}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"cannot read {path}: not UTF-8 text") from None
-    try:
-        return load_record(text)
-    except RecordError as err:
-        raise UserError(f"{path} is not a valid game record: {err}") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -116,8 +100,8 @@ def print_replay(path: str, record: Record, outcome: ReplayResult) -> None:
             if step.round == record.first_round:
                 print(_first_table(record))
         print(_step_line(step, rules, names))
-    for r, result in enumerate(outcome.results):
-        print_result(rules, result, record.rounds[r].round if r < len(record.rounds) else r + 1)
+    for result in outcome.results:
+        print_result(rules, result, [seat.name for seat in record.seats])
     if outcome.results:
         totals = ", ".join(f"team {t} {points:,}" for t, points in enumerate(outcome.totals))
         print(f"\ntotals: {totals}{'  (game over)' if outcome.game.over else ''}")
@@ -139,9 +123,10 @@ def _step_line(step: Step, rules: Rules, names: dict[int, str]) -> str:
     return head + (f"  -> {'; '.join(notes)}" if notes else "")
 
 
-def print_result(rules: Rules, result: RoundResult, round_no: int) -> None:
+def print_result(rules: Rules, result: RoundResult, names: list[str]) -> None:
     print()
-    for line in result_lines(rules, result):
+    for line in result_lines(rules, result, [name or f"seat {s}" for s, name in
+                                             enumerate(names)]):
         print(line)
 
 

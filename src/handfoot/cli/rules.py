@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from handfoot.presets import PRESET_NAMES, preset
+from handfoot.print.explain import decks_words
 from handfoot.rules import CHOICES, Rules, dump_toml
 
 from .common import add_override_options, add_rules_options, base_mapping, load_rules
@@ -45,7 +46,7 @@ def summary(rules: Rules) -> str:
     packets = "+".join(str(n) for n in rules.packets)
     names = "/".join(rules.packet_names)
     quota = ", ".join(f"{n} {kind}" for kind, n in rules.quota if n)
-    return f"{seats}; {packets} cards ({names}); {rules.decks} decks; to go out: {quota}"
+    return f"{seats}; {packets} cards ({names}); {decks_words(rules.decks)}; to go out: {quota}"
 
 
 def run_list(args: argparse.Namespace) -> int:

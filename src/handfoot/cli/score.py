@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import shlex
 import sys
+import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,13 +18,15 @@ from handfoot.scorekeeper.edit import apply_set, parse_assignment
 from handfoot.scorekeeper.entry import read_round
 from handfoot.scorekeeper.export import csv_text, game_json, sheet_text
 from handfoot.scorekeeper.game import KeptGame, make_seating, summary
+from handfoot.scorekeeper.names import check_text
 from handfoot.scorekeeper.prompt import Asker, ask_round
 from handfoot.scorekeeper.roundfile import entry_to_raw, load_round_file, round_toml, template
-from handfoot.scorekeeper.store import Store, default_db_path
+from handfoot.scorekeeper.store import DEFAULT_WAIT, ScoreFileBusy, Store, default_db_path
 
 from .common import UserError, add_rules_options, load_rules
 
 Run = Callable[[argparse.Namespace], int]
+MAX_WAIT = 3600.0
 
 
 def add_parser(subparsers: Any) -> None:
@@ -77,37 +82,59 @@ def add_parser(subparsers: Any) -> None:
     export.add_argument("--csv", metavar="FILE", help="a row per team per round")
     export.add_argument("--json", dest="json_file", metavar="FILE",
                         help="everything: rules, entries, lines, totals, history")
-    export.add_argument("--db", metavar="PATH", help="the score file (default: "
-                        "$XDG_DATA_HOME/handfoot/scores.sqlite3)")
+    _db(export)
     export.set_defaults(run=_guard(run_export))
 
     tmpl = commands.add_parser("template", help="print a blank round file for a game, or an "
                                "entered round as a file")
     tmpl.add_argument("game", metavar="GAME")
     tmpl.add_argument("--round", type=int, metavar="N", help="an entered round, as a file")
-    tmpl.add_argument("--db", metavar="PATH")
+    _db(tmpl)
     tmpl.set_defaults(run=_guard(run_template))
 
 
 def _db_and_json(parser: argparse.ArgumentParser) -> None:
+    _db(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def _db(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="PATH", help="the score file (default: "
                         "$XDG_DATA_HOME/handfoot/scores.sqlite3, else "
                         "~/.local/share/handfoot/scores.sqlite3)")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument("--wait", type=float, default=DEFAULT_WAIT, metavar="SECONDS",
+                        help="how long to wait for a score file another program is writing "
+                        f"(default: {DEFAULT_WAIT:g})")
 
 
 def _guard(run: Run) -> Run:
     @functools.wraps(run)
     def wrapped(args: argparse.Namespace) -> int:
+        args.stores = []
         try:
             return run(args)
         except ScoreError as err:
             raise UserError(str(err)) from None
+        finally:
+            # Close the file at once: a connection left open would keep its log files.
+            for store in args.stores:
+                store.close()
     return wrapped
 
 
 def open_store(args: argparse.Namespace) -> Store:
-    return Store(Path(args.db) if getattr(args, "db", None) else default_db_path())
+    wait = getattr(args, "wait", DEFAULT_WAIT)
+    if not 0 <= wait <= MAX_WAIT:  # also refuses nan
+        raise ScoreError(f"--wait must be from 0 to {MAX_WAIT:g} seconds")
+    store = Store(Path(args.db) if getattr(args, "db", None) else default_db_path(),
+                  wait=wait, on_wait=_tell)
+    if isinstance(getattr(args, "stores", None), list):
+        args.stores.append(store)
+    return store
+
+
+def _tell(message: str) -> None:
+    print(f"handfoot: {message}", file=sys.stderr, flush=True)
 
 
 def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
@@ -122,7 +149,7 @@ def run_new(args: argparse.Namespace) -> int:
     rules, base = load_rules(args)
     seating = make_seating(rules, list(args.team))
     store = open_store(args)
-    game = store.create(args.name.strip(), rules, base, seating)
+    game = store.create(check_text("--name", args.name), rules, base, seating)
     minimum = rules.opening_minimum(1, 0)
     text = (f"Started game {game.id} ({game.name}) under {rules.name}: "
             f"{' vs '.join(seating.teams)}.\n"
@@ -141,29 +168,106 @@ def run_add(args: argparse.Namespace) -> int:
     if game.over:
         raise ScoreError(f"{game.name} is over: all {game.rules.rounds} rounds are entered")
     if args.file:
-        data = load_round_file(Path(args.file))
+        path = Path(args.file)
+        data = load_round_file(path)
         round_no, entries = read_round(game.rules, game.seating, data)
-        r = store.add_round(game, round_no, entries)
-    else:
-        r = _add_interactively(store, game)
+        try:
+            r = store.add_round(game, round_no, entries)
+        except ScoreFileBusy as err:
+            raise ScoreError(f"{err}; {path} is unchanged: run the same command again") \
+                from None
+        _show_round(args, game, r)
+        if is_draft(path, game, store):
+            path.unlink(missing_ok=True)
+            print(f"\nThe draft {path} is entered, so it was removed.",
+                  file=sys.stderr if args.json else sys.stdout)
+        return 0
+    r = _add_interactively(args, store, game)
     _show_round(args, game, r)
     return 0
 
 
-def _add_interactively(store: Store, game: KeptGame) -> int:
+def _add_interactively(args: argparse.Namespace, store: Store, game: KeptGame) -> int:
     asker = Asker(sys.stdin, sys.stdout, sys.stdin.isatty())
     r = game.next_round
-    data = ask_round(game.rules, game.seating, asker, r)
+    data: dict[str, Any] = {}
+    try:
+        ask_round(game.rules, game.seating, asker, r, into=data)
+    except (KeyboardInterrupt, ScoreError) as err:
+        # Cut short (Ctrl-C, or the terminal's input ended): keep what was typed.  Piped answers
+        # that stop at a bad line are still in their file.
+        if isinstance(err, KeyboardInterrupt) or asker.interactive:
+            _keep_partial(args, store, game, r, data)
+        raise
     try:
         _, entries = read_round(game.rules, game.seating, data)
         return store.add_round(game, r, entries)
     except ScoreError as err:
-        # Keep what was typed: the person fixes the file rather than typing it all again.
-        draft = store.path.parent / f"draft-game{game.id}-round{r}.toml"
-        draft.write_text(round_toml(data), encoding="utf-8")
-        raise ScoreError(f"{err}\nNothing was saved to the game; your answers are in {draft}. "
-                         f"Fix them and run `handfoot score add {game.id} --file {draft}`.") \
-            from None
+        # Keep what was typed: the person fixes the file (or waits for the lock) rather than
+        # typing it all again.
+        where = save_draft(round_toml(data), game, store, r)
+        if where is None:
+            raise ScoreError(f"{err}\nNothing was saved to the game, and no folder could take "
+                             f"a draft; your answers as a round file:\n{round_toml(data)}") \
+                from None
+        db = f" --db {shlex.quote(str(store.path))}" if getattr(args, "db", None) else ""
+        run = f"handfoot score add {game.id} --file {shlex.quote(str(where))}{db}"
+        then = "When the score file is free, enter them with" \
+            if isinstance(err, ScoreFileBusy) else "Fix them and run"
+        raise ScoreError(f"{err}\nNothing was saved to the game; your answers are in {where}. "
+                         f"{then} `{run}` (the draft is removed once entered).") from None
+
+
+def _keep_partial(args: argparse.Namespace, store: Store, game: KeptGame, r: int,
+                  data: dict[str, Any]) -> None:
+    typed = [t for t in data.get("teams", []) if set(t) - {"name", "canastas"} or t["canastas"]]
+    if not typed:
+        return
+    where = save_draft(round_toml(data), game, store, r)
+    if where is not None:
+        db = f" --db {shlex.quote(str(store.path))}" if getattr(args, "db", None) else ""
+        print(f"\nhandfoot: the answers typed so far are in {where}; complete them there and "
+              f"enter them with `handfoot score add {game.id} --file "
+              f"{shlex.quote(str(where))}{db}`", file=sys.stderr)
+
+
+DRAFT_HEAD = "# handfoot score draft:"
+
+
+def save_draft(text: str, game: KeptGame, store: Store, r: int) -> Path | None:
+    """The answers as a round file beside the score file, or in the first folder that takes
+    it (the data folder, the current one, the temporary one); None if none does."""
+    head = (f"{DRAFT_HEAD} round {r} of game {game.id} ({game.name}) in "
+            f"{store.path.resolve()}, "
+            f"typed {time.strftime('%Y-%m-%d %H:%M')}.\n"
+            f"# Enter it with `handfoot score add {game.id} --file THIS-FILE`; it is removed "
+            "once entered.\n\n")
+    folders = [store.path.parent, default_db_path().parent, Path.cwd(),
+               Path(tempfile.gettempdir())]
+    for folder in dict.fromkeys(folders):
+        for n in range(1, 100):
+            suffix = "" if n == 1 else f"-{n}"
+            path = folder / f"draft-game{game.id}-round{r}{suffix}.toml"
+            try:
+                with path.open("x", encoding="utf-8") as f:  # never over an older draft
+                    f.write(head + text)
+                return path
+            except FileExistsError:
+                continue
+            except OSError:
+                break
+    return None
+
+
+def is_draft(path: Path, game: KeptGame, store: Store) -> bool:
+    """Whether a round file is a draft this command wrote for this game and score file."""
+    try:
+        with path.open(encoding="utf-8") as f:
+            first = f.readline()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return first.startswith(DRAFT_HEAD) and f" of game {game.id} (" in first and \
+        f" in {store.path.resolve()}, typed " in first
 
 
 def _show_round(args: argparse.Namespace, game: KeptGame, r: int) -> None:

@@ -30,6 +30,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--bot-workers", type=int, default=None, metavar="N",
                         help="processes for slow bots (search); 0 runs them in the server "
                         "itself (default: cores - 1, at least 1)")
+    parser.add_argument("--rate", type=float, default=None, metavar="N",
+                        help="messages a second one connection may send, in bursts of twice "
+                        "that (default: 10; people need far fewer, scripted clients more)")
     parser.add_argument("--log-level", default="warning",
                         choices=["critical", "error", "warning", "info", "debug"])
     parser.add_argument("--export", metavar="TABLE", default=None,
@@ -48,12 +51,17 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--port must be 1 to 65535, not {args.port}")
     if args.bot_workers is not None and args.bot_workers < 0:
         raise UserError("--bot-workers cannot be negative")
+    if args.rate is not None and not args.rate > 0:
+        raise UserError("--rate must be more than 0")
+    _check_listen(args.host, args.port)
+    asyncio.run(_check_database(args.db))
     import uvicorn
 
     from handfoot.server.app import create_app
-    from handfoot.server.protocol import MAX_TRANSPORT_FRAME
+    from handfoot.server.protocol import MAX_TRANSPORT_FRAME, Limits
 
-    app = create_app(args.db, args.public_url, args.bot_workers)
+    limits = Limits(rate=args.rate, burst=2 * args.rate) if args.rate else None
+    app = create_app(args.db, args.public_url, args.bot_workers, limits=limits)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
                             ws_max_size=MAX_TRANSPORT_FRAME, lifespan="on",
                             proxy_headers=True, timeout_graceful_shutdown=3)
@@ -69,6 +77,34 @@ def run(args: argparse.Namespace) -> int:
     if not server.started:
         raise UserError(f"the server did not start (is port {args.port} in use?)")
     return 0
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Fail in one line, before the server starts, when the address cannot be listened on."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as err:
+        raise UserError(f"--host {host!r}: {getattr(err, 'strerror', None) or err}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as err:
+            raise UserError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+
+
+async def _check_database(db: str | None) -> None:
+    """Open the database (creating its tables) before serving, so a bad --db is one line."""
+    from handfoot.server.storage import Storage, StorageError
+
+    try:
+        storage = await Storage.open(db)
+    except StorageError as err:
+        raise UserError(str(err)) from None
+    await storage.close()
 
 
 async def _export(args: argparse.Namespace) -> int:

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 from pathlib import Path
 from typing import Any
 
 from handfoot.bots import BotError
 from handfoot.sim import SimError
-from handfoot.sim.runner import default_jobs
+from handfoot.sim.runner import check_jobs, default_jobs
 from handfoot.sim.simulate import (
     PLOT_MISSING,
     Variant,
     format_summary,
     run_simulation,
     write_csv,
+    write_json,
     write_plots,
 )
 
@@ -57,7 +57,8 @@ def add_parser(subparsers: Any) -> None:
                         help="write PNG plots here (needs matplotlib: the 'plot' extra)")
     parser.add_argument("--no-timing", action="store_true",
                         help="leave the timing out of the summary and the JSON file")
-    parser.add_argument("--quiet", action="store_true", help="no progress line")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar (it is drawn only when stderr is a terminal)")
     parser.set_defaults(run=run)
 
 
@@ -89,22 +90,22 @@ def run(args: argparse.Namespace) -> int:
     if args.rounds is not None and args.rounds < 1:
         raise UserError("--rounds must be at least 1")
     jobs = args.jobs if args.jobs is not None else default_jobs()
-    if jobs < 1:
-        raise UserError("--jobs must be at least 1")
+    check_jobs(jobs)
     if args.plots is not None and importlib.util.find_spec("matplotlib") is None:
         # Fail before playing: a long run should not end in an error about plots.
         raise UserError(PLOT_MISSING)
+    keep = args.json_file is not None or args.csv_file is not None or args.plots is not None
     try:
         result = run_simulation(variants(args), args.bot, args.games, args.seed, jobs,
-                                ray_address=args.ray, progress=not args.quiet)
+                                ray_address=args.ray, progress=not args.quiet,
+                                keep_rounds=keep)
         if args.plots is not None:
             write_plots(result, args.plots)
     except (BotError, SimError) as err:
         raise UserError(str(err)) from None
     timing = not args.no_timing
     if args.json_file is not None:
-        data = dict(result) if timing else {k: v for k, v in result.items() if k != "timing"}
-        args.json_file.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        write_json(result, args.json_file, timing)
     if args.csv_file is not None:
         write_csv(result, args.csv_file)
     print(format_summary(result, timing), end="")

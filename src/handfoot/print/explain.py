@@ -108,21 +108,39 @@ def _choice(key: str, lead: str = "") -> Callable[[Rules], str]:
     return sentence
 
 
+def decks_words(n: int) -> str:
+    """``1 deck``, ``5 decks``."""
+    return f"{n} deck" + ("" if n == 1 else "s")
+
+
 def _yes(flag: bool, yes: str, no: str) -> str:
     return yes if flag else no
 
+
+# Whole sentences: the option's meaning (rules.CHOICES) is written to stand alone in a list,
+# not to follow a lead-in.
+REPLACEMENT = {
+    "always": "Every red three laid is replaced from the stock, wherever it was found.",
+    "not_from_packets": "A red three laid is replaced when it was dealt in the hand or drawn, "
+    "not when it is found in a knee or foot.",
+    "first_packet_only": "A red three laid is replaced only while the player is still in the "
+    "first packet.",
+    "never": "A red three laid is never replaced.",
+}
 
 SENTENCES: dict[str, Callable[[Rules], str]] = {
     "card_values": lambda r: f"Card values: {_values(r)}.",
     "players": lambda r: f"{r.players} players.",
     "team_size": lambda r: (f"They play in {r.teams} teams of {r.team_size}, partners "
                             "sitting apart." if r.team_size > 1 else "Everyone plays alone."),
-    "decks": lambda r: f"{r.decks} decks with their jokers are shuffled together "
-    f"({r.shoe_size} cards).",
+    "decks": lambda r: (f"{r.decks} decks with their jokers are shuffled together"
+                        if r.decks > 1 else "1 deck with its jokers is shuffled")
+    + f" ({r.shoe_size} cards).",
     "packets": lambda r: "Each player is dealt " + ", ".join(
         f"a {name} of {n}" for name, n in zip(r.packet_names, r.packets, strict=True)) + ".",
     "red_threes": _choice("red_threes"),
-    "red_three_replacement": _choice("red_three_replacement", "A red three laid is "),
+    "red_three_replacement": lambda r: REPLACEMENT.get(
+        r.red_three_replacement, _choice("red_three_replacement")(r)),
     "upcard": lambda r: _yes(r.upcard, "After the deal a card is turned up to start the pile.",
                              "No card is turned up: the pile starts with the first discard."),
     "upcard_rejects": lambda r: "These may not be the upcard: "
@@ -242,7 +260,8 @@ def summary_line(rules: Rules) -> str:
              else f"{rules.players} players alone")
     packets = "+".join(str(n) for n in rules.packets)
     quota = ", ".join(f"{n} {kind}" for kind, n in rules.quota if n)
-    return (f"{seats}; {packets} cards ({'/'.join(rules.packet_names)}); {rules.decks} decks; "
+    return (f"{seats}; {packets} cards ({'/'.join(rules.packet_names)}); "
+            f"{decks_words(rules.decks)}; "
             f"to go out: {quota}")
 
 

@@ -24,10 +24,11 @@ from reportlab.platypus import (
 )
 
 from handfoot.rules import Rules
-from handfoot.scorekeeper.entry import canasta_kinds_asked, melded_points, packet_keys
+from handfoot.scorekeeper.entry import canasta_kinds, canasta_kinds_asked, packet_keys
 from handfoot.scorekeeper.game import KeptGame, summary
 
 from .explain import SECTIONS, clauses, marked, summary_line
+from .fonts import SANS, SANS_BOLD, markup, needs_fallback, register
 
 GRID = colors.HexColor("#555555")
 SHADE = colors.HexColor("#e8eef4")
@@ -35,10 +36,6 @@ SHADE = colors.HexColor("#e8eef4")
 
 def _n(n: int) -> str:
     return f"{n:,}"
-
-
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _title(rules: Rules) -> str:
@@ -96,14 +93,80 @@ def rules_notes(rules: Rules) -> list[str]:
 
 def _styles() -> dict[str, ParagraphStyle]:
     base = getSampleStyleSheet()
+    sans = register()
     return {
-        "title": ParagraphStyle("t", parent=base["Title"], fontSize=16, spaceAfter=2),
-        "sub": ParagraphStyle("s", parent=base["Normal"], fontSize=9, alignment=1,
-                              spaceAfter=6),
-        "note": ParagraphStyle("n", parent=base["Normal"], fontSize=8.5, leading=11),
-        "cell": ParagraphStyle("c", parent=base["Normal"], fontSize=8, leading=9.5,
-                               alignment=1),
+        "title": ParagraphStyle("t", parent=base["Title"], fontName=SANS_BOLD, fontSize=16,
+                                spaceAfter=2),
+        "sub": ParagraphStyle("s", parent=base["Normal"], fontName=sans, fontSize=9,
+                              alignment=1, spaceAfter=6),
+        "note": ParagraphStyle("n", parent=base["Normal"], fontName=sans, fontSize=8.5,
+                               leading=11),
+        "cell": ParagraphStyle("c", parent=base["Normal"], fontName=sans, fontSize=9,
+                               leading=10.5),
+        "small": ParagraphStyle("m", parent=base["Normal"], fontName=sans, fontSize=8,
+                                leading=9, alignment=1),
+        "head": ParagraphStyle("h", parent=base["Normal"], fontName=SANS_BOLD, fontSize=7,
+                               leading=8, alignment=1),
+        "bold": ParagraphStyle("b", parent=base["Normal"], fontName=SANS_BOLD, fontSize=9,
+                               leading=10.5),
     }
+
+
+def _name(text: str, style: ParagraphStyle) -> str | Paragraph:
+    """A name in a table cell: plain text, or a paragraph when some of its characters need
+    a fallback font."""
+    return Paragraph(markup(text), style) if needs_fallback(text) else text
+
+
+def _by_clause(lines: list[dict[str, Any]], clause: str) -> int | None:
+    found = [ln["points"] for ln in lines if ln["clause"] == clause]
+    return sum(found) if found else None
+
+
+def _kind_points(lines: list[dict[str, Any]]) -> dict[str, int]:
+    """Each canasta kind's points, from the score lines (``clean canastas x2``)."""
+    out: dict[str, int] = {}
+    for ln in lines:
+        if ln["clause"] == "10.2":
+            kind = ln["label"].split(" canastas")[0]
+            out[kind] = out.get(kind, 0) + ln["points"]
+    return out
+
+
+def _signed(n: int | None) -> str:
+    return "" if n is None else _n(n)
+
+
+def _team_rows(rules: Rules, row: dict[str, Any], name: str | Paragraph,
+               kinds: list[str], style: ParagraphStyle) -> list[list[Any]]:
+    """A kept team's round as two labelled rows: what was counted (canastas, red threes,
+    who went out, threes held) and the points each column is worth."""
+    e = row["entry"]
+    lines = row["lines"]
+    counts = canasta_kinds(rules, e)
+    points = _kind_points(lines)
+    cards = e.get("melded_cards")
+    red = sum(p["red_threes_held"] for p in e["players"])
+    black = sum(p["black_threes_held"] for p in e["players"])
+    held = Paragraph("<br/>".join(part for part in (f"{red} red" if red else "",
+                                                     f"{black} black" if black else "")
+                                  if part), style)
+    penalties = [f"{e[k]}" for k in ("over_meld", "knee_reminders", "exact_cuts") if e[k]]
+    count_row = [
+        "", name, "count", *(str(counts[k]) if counts.get(k) else "" for k in kinds),
+        str(e["red_threes_laid"] or ""),
+        f"{sum(cards.values())} cards" if cards else "",
+        _name(row["went_out"], style) if row["went_out"] else "", "", held,
+        " + ".join(penalties), "", "",
+    ]
+    points_row = [
+        "", "", "points", *(_n(points[k]) if k in points else "" for k in kinds),
+        _signed(_by_clause(lines, "10.3")), _signed(_by_clause(lines, "10.1")),
+        _signed(_by_clause(lines, "10.6")), _signed(_by_clause(lines, "10.4")),
+        _signed(_by_clause(lines, "10.5")), _signed(_by_clause(lines, "10.7")),
+        _n(row["total"]), _n(row["running_total"]),
+    ]
+    return [count_row, points_row]
 
 
 def _sheet(rules: Rules, teams: list[str], game: KeptGame | None) -> list[Flowable]:
@@ -111,83 +174,84 @@ def _sheet(rules: Rules, teams: list[str], game: KeptGame | None) -> list[Flowab
     bonus = dict(rules.canasta_bonus)
     kinds = canasta_kinds_asked(rules)
     keys = packet_keys(rules)
-    head = ["Round", "Team", *(f"{k}\n{_n(bonus[k])}" for k in kinds),
+    filled = game is not None
+    # A filled sheet has a column saying which row holds counts and which points.
+    label = [""] if filled else []
+    head = ["Round", "Team", *label, *(f"{k}\n{_n(bonus[k])}" for k in kinds),
             f"Red 3s laid\n{_n(rules.red_three_bonus)} ea", "Melded\ncards",
             f"Went out\n{_n(rules.going_out_bonus)}",
-            "Left in\n" + "/".join(keys), "Threes\nheld", "Penalties", "Round\nscore",
+            "Left in\n" + ", ".join(keys), "Threes\nheld", "Penalties", "Round\nscore",
             "Running\ntotal"]
-    rows: list[list[Any]] = [head]
+    # Headings as paragraphs, so a long one ("Left in hand, knee, foot") wraps in its column.
+    rows: list[list[Any]] = [[Paragraph(markup(h).replace("\n", "<br/>"), st["head"])
+                              for h in head]]
+    heights: list[float | None] = [0.42 * inch]
     data = summary(game) if game is not None else None
     by_round = {r["round"]: r for r in data["rounds"]} if data else {}
     style: list[Any] = [
         ("GRID", (0, 0), (-1, -1), 0.5, GRID),
         ("BACKGROUND", (0, 0), (-1, 0), SHADE),
-        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 8),
-        ("FONT", (0, 1), (-1, -1), "Helvetica", 9),
+        ("FONT", (0, 0), (-1, 0), SANS_BOLD, 8),
+        ("FONT", (0, 1), (-1, -1), SANS, 9),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("ALIGN", (0, 0), (-1, -1), "CENTER"),
         ("ALIGN", (1, 1), (1, -1), "LEFT"),
+        ("LEFTPADDING", (0, 0), (-1, 0), 1.5),
+        ("RIGHTPADDING", (0, 0), (-1, 0), 1.5),
     ]
+    if filled:
+        style += [("FONT", (2, 1), (2, -1), SANS, 7), ("TEXTCOLOR", (2, 1), (2, -1), GRID)]
     for r in range(1, rules.rounds + 1):
         first = len(rows)
         rnd = by_round.get(r)
         for team, name in enumerate(teams):
+            cell = _name(name, st["cell"])
             if rnd is None:
-                label = f"Round {r}\nmin {minimum_text(rules, r)}"
+                text = f"Round {r}\nmin {minimum_text(rules, r)}"
                 if game is not None and rules.opening_by == "score":
                     # By score only the next round's minimum is known, if the teams share it.
                     mins = set(game.minimums(r)) if r == game.next_round else set()
-                    label = f"Round {r}\nmin {_n(mins.pop())}" if len(mins) == 1 \
+                    text = f"Round {r}\nmin {_n(mins.pop())}" if len(mins) == 1 \
                         else f"Round {r}"
-                rows.append([label if team == 0 else "", name, *([""] * (len(head) - 2))])
+                rows.append([text if team == 0 else "", cell, *([""] * (len(head) - 2))])
+                heights.append(0.5 * inch if not filled else 0.34 * inch)
                 continue
             row = rnd["teams"][team]
-            e = row["entry"]
-            held = sum(p["red_threes_held"] * rules.red_three_penalty
-                       + p["black_threes_held"] * rules.black_three_penalty
-                       for p in e["players"])
-            left = sum(p[k] for p in e["players"] for k in keys)
-            pen = sum(ln["points"] for ln in row["lines"] if ln["clause"] == "10.7")
-            counts: dict[str, int] = {}
-            for key, n in e["canastas"].items():
-                kind = key.split()[0] if key.startswith("dirty ") else \
-                    key.removeprefix("clean ")
-                kind = kind if kind in bonus else "clean"
-                counts[kind] = counts.get(kind, 0) + n
+            pair = _team_rows(rules, row, cell, kinds, st["small"])
             shown = f"min {_n(row['opening_minimum'])}"
-            rows.append([
-                f"Round {r}\n{shown}" if team == 0 else (shown if len(
-                    {t['opening_minimum'] for t in rnd['teams']}) > 1 else ""),
-                name, *(str(counts.get(k, "")) for k in kinds),
-                str(e["red_threes_laid"] or ""), _n(melded_points(rules, e)),
-                row["went_out"] or "", f"-{_n(left)}" if left else "",
-                f"-{_n(held)}" if held else "", _n(pen) if pen else "",
-                _n(row["total"]), _n(row["running_total"]),
-            ])
-        if len(teams) > 1:
-            style.append(("SPAN", (0, first), (0, first + len(teams) - 1)))
+            differ = len({t["opening_minimum"] for t in rnd["teams"]}) > 1
+            pair[0][0] = f"Round {r}\n{shown}" if team == 0 else (shown if differ else "")
+            style.append(("SPAN", (1, len(rows)), (1, len(rows) + 1)))
+            rows += pair
+            heights += [None, None]  # as tall as a wrapped name needs
+            style.append(("LINEABOVE", (2, len(rows) - 1), (-1, len(rows) - 1), 0.25,
+                          colors.HexColor("#bbbbbb")))
+        if len(rows) - first > 1 and not (rnd is not None and len(teams) > 1 and
+                                          len({t["opening_minimum"]
+                                               for t in rnd["teams"]}) > 1):
+            style.append(("SPAN", (0, first), (0, len(rows) - 1)))
         if r % 2 == 0:
-            style.append(("BACKGROUND", (0, first), (-1, first + len(teams) - 1),
+            style.append(("BACKGROUND", (0, first), (-1, len(rows) - 1),
                           colors.HexColor("#f6f6f6")))
     if data:
         first = len(rows)
         for name, score in zip(teams, data["totals"], strict=True):
-            rows.append(["Total" if name == teams[0] else "", name,
+            rows.append(["Total" if name == teams[0] else "", _name(name, st["bold"]),
                          *([""] * (len(head) - 3)), _n(score)])
+            heights.append(0.3 * inch)
         if len(teams) > 1:
             style.append(("SPAN", (0, first), (0, len(rows) - 1)))
-        style.append(("FONT", (0, first), (-1, len(rows) - 1), "Helvetica-Bold", 9))
-    height = 0.5 * inch if game is None else 0.34 * inch
-    widths = [0.85 * inch, 1.45 * inch, *([0.55 * inch] * len(kinds)), 0.7 * inch,
-              0.62 * inch, 0.62 * inch, 0.85 * inch, 0.55 * inch, 0.65 * inch, 0.65 * inch,
-              0.75 * inch]
+        style.append(("FONT", (0, first), (-1, len(rows) - 1), SANS_BOLD, 9))
+    widths = [0.85 * inch, 1.45 * inch, *([0.45 * inch] * len(label)),
+              *([0.55 * inch] * len(kinds)), 0.7 * inch, 0.62 * inch, 0.62 * inch,
+              0.85 * inch, 0.62 * inch, 0.65 * inch, 0.65 * inch, 0.75 * inch]
     scale = min(1.0, (10.2 * inch) / sum(widths))
-    table = Table(rows, colWidths=[w * scale for w in widths],
-                  rowHeights=[0.42 * inch] + [height] * (len(rows) - 1), repeatRows=1)
+    table = Table(rows, colWidths=[w * scale for w in widths], rowHeights=heights,
+                  repeatRows=1)
     table.setStyle(TableStyle(style))
     flow: list[Flowable] = [
         Paragraph(f"{_title(rules)} score sheet", st["title"]),
-        Paragraph(_esc(f"{rules.name} - {rules.source}. {summary_line(rules)}."), st["sub"]),
+        Paragraph(markup(f"{rules.name} - {rules.source}. {summary_line(rules)}."), st["sub"]),
     ]
     if game is not None:
         state = (f"Winner: {', '.join(data['winners'])}" if data and data["over"] and
@@ -196,8 +260,12 @@ def _sheet(rules: Rules, teams: list[str], game: KeptGame | None) -> list[Flowab
                  + ", ".join(f"{t} {_n(m)}" for t, m in
                              zip(teams, data["next_minimums"], strict=True))
                  if data else "")
-        flow.append(Paragraph(_esc(f"Game {game.id}: {game.name}. {state}"), st["sub"]))
+        flow.append(Paragraph(markup(f"Game {game.id}: {game.name}. {state}"), st["sub"]))
     flow += [table, Spacer(1, 8)]
+    if filled:
+        flow.append(Paragraph("Each entered round has two rows per team: <b>count</b> (canastas "
+                              "of each kind, red threes laid, who went out, threes held) and "
+                              "<b>points</b> (what each column scores).", st["note"]))
     flow += [Paragraph(note, st["note"]) for note in rules_notes(rules)]
     return flow
 
@@ -216,26 +284,27 @@ def _build_sheet(path: Path, flow: list[Flowable], rules: Rules) -> None:
     doc = SimpleDocTemplate(str(path), pagesize=landscape(letter), leftMargin=0.4 * inch,
                             rightMargin=0.4 * inch, topMargin=0.4 * inch,
                             bottomMargin=0.4 * inch, title=f"{_title(rules)} score sheet",
-                            author="handfoot")
+                            author="handfoot", initialFontName=register())
     doc.build(flow)
 
 
 # ------------------------------------------------------------------ the rules card
 def _card_flow(rules: Rules, base: str | None, size: float) -> list[Flowable]:
     base_style = getSampleStyleSheet()["Normal"]
-    body = ParagraphStyle("b", parent=base_style, fontSize=size, leading=size * 1.2)
-    head = ParagraphStyle("h", parent=body, fontName="Helvetica-Bold", fontSize=size + 1.5,
+    body = ParagraphStyle("b", parent=base_style, fontName=register(), fontSize=size,
+                          leading=size * 1.2)
+    head = ParagraphStyle("h", parent=body, fontName=SANS_BOLD, fontSize=size + 1.5,
                           leading=(size + 1.5) * 1.3, spaceBefore=size * 0.6,
                           textColor=colors.HexColor("#1f3b57"))
-    title = ParagraphStyle("t", parent=body, fontName="Helvetica-Bold", fontSize=size + 6,
+    title = ParagraphStyle("t", parent=body, fontName=SANS_BOLD, fontSize=size + 6,
                            leading=(size + 6) * 1.2)
     flow: list[Flowable] = [
         Paragraph(f"{_title(rules)}: the rules", title),
-        Paragraph(_esc(f"{rules.name} - {rules.source}. {summary_line(rules)}."), body),
+        Paragraph(markup(f"{rules.name} - {rules.source}. {summary_line(rules)}."), body),
     ]
     changed = marked(rules, base)
     if base is not None and changed:
-        flow.append(Paragraph(f"<i>House rules on the {_esc(base)} preset are marked "
+        flow.append(Paragraph(f"<i>House rules on the {markup(base)} preset are marked "
                               "(house rule).</i>", body))
     flow.append(Paragraph("Scoring at a glance", head))
     flow += [Paragraph(note, body) for note in rules_notes(rules)]
@@ -245,8 +314,8 @@ def _card_flow(rules: Rules, base: str | None, size: float) -> list[Flowable]:
         if top != section:
             section = top
             flow.append(Paragraph(SECTIONS[top], head))
-        text = " ".join(_esc(s) for s in sentences)
-        flow.append(Paragraph(f"<b>{number} {_esc(clause_title)}.</b> {text}", body))
+        text = " ".join(markup(s) for s in sentences)
+        flow.append(Paragraph(f"<b>{number} {markup(clause_title)}.</b> {text}", body))
     return flow
 
 
@@ -273,7 +342,7 @@ def _build_card(out: io.BytesIO, rules: Rules, base: str | None, size: float) ->
               Frame(margin + col + gap, margin, col, height - 2 * margin, id="right",
                     leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)]
     doc = BaseDocTemplate(out, pagesize=letter, title=f"{_title(rules)} rules card",
-                          author="handfoot")
+                          author="handfoot", initialFontName=register())
     doc.addPageTemplates([PageTemplate(id="two", frames=frames)])
     doc.build(_card_flow(rules, base, size))
     return int(doc.page)

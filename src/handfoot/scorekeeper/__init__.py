@@ -7,6 +7,8 @@ function the engine uses, so a kept game and an engine game can never add up dif
 
 from __future__ import annotations
 
+from handfoot.errors import HandfootError
 
-class ScoreError(ValueError):
+
+class ScoreError(HandfootError):
     """An entry, file or request the scorekeeper refuses; the message says what is wrong."""

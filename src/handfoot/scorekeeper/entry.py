@@ -18,24 +18,21 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from handfoot.cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind
+from handfoot.cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind, plural
 from handfoot.rules import Rules
 from handfoot.scoring import Tally
 from handfoot.tables import tables_for
 
 from . import ScoreError
+from .bounds import VALUE_GROUPS, Shoe, shoe_of
+from .names import check_text
 
-# Melded cards counted by value group: the groups a score sheet uses, with their card tokens.
-VALUE_GROUPS: dict[str, tuple[str, ...]] = {
-    "jokers": ("JK",),
-    "2s-aces": ("2", "A"),
-    "K-8": ("K", "Q", "J", "10", "9", "8"),
-    "7-4": ("7", "6", "5", "4"),
-}
+T = TypeVar("T")
+
 PLAYER_THREES = ("red_threes_held", "black_threes_held")
 PENALTY_COUNTS = ("over_meld", "knee_reminders", "exact_cuts")
 TEAM_KEYS = ("canastas", "red_threes_laid", "melded_points", "melded_cards", "went_out",
@@ -156,83 +153,175 @@ def _unknown(field: str, key: str, known: Sequence[str], hint: str = "") -> Scor
                       f"{', '.join(known)}")
 
 
-def read_team(rules: Rules, seating: Seating, team: int, raw: Mapping[str, Any]) -> dict[str, Any]:
-    """A team's entry in normal form.  Malformed fields are refused with the field named;
-    whether the entry obeys the rules is :func:`problems`' business."""
+class Problems:
+    """Every problem found while reading a round, so all are reported at once; a field that
+    cannot be read is taken as its default meanwhile."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    def add(self, message: str) -> None:
+        self.found.append(message)
+
+    def read(self, default: T, read: Callable[..., T], *args: Any) -> T:
+        """``read(*args)``, or ``default`` with the problem noted."""
+        try:
+            return read(*args)
+        except ScoreError as err:
+            self.add(str(err))
+            return default
+
+    def raise_all(self, head: str = "") -> None:
+        if len(self.found) == 1 and not head:
+            raise ScoreError(self.found[0])
+        if self.found:
+            lines = "\n  ".join(self.found)
+            raise ScoreError(f"{head or 'the round cannot be read'}:\n  {lines}")
+
+
+def _at_most(field: str, n: int, most: int, why: str) -> int:
+    if n > most:
+        raise ScoreError(f"{field}: {n:,} is more than a table can have: {why} ({most:,} at "
+                         "most)")
+    return n
+
+
+def _limited(field: str, value: Any, most: int, why: str) -> int:
+    return _at_most(field, _count(field, value), most, why)
+
+
+def read_team(rules: Rules, seating: Seating, team: int, raw: Mapping[str, Any],
+              problems: Problems | None = None) -> dict[str, Any]:
+    """A team's entry in normal form.  Malformed fields, and numbers past what the shoe
+    allows, are refused with the field named (every one of them: into ``problems`` if given,
+    else raised together); whether the entry obeys the rules is :func:`problems`' business."""
+    own = Problems() if problems is None else problems
     where = seating.teams[team]
-    try:
-        return _read_team(rules, seating, team, raw)
-    except ScoreError as err:
-        raise ScoreError(f"{where}: {err}") from None
+    local = Problems()
+    entry = _read_team(rules, seating, team, raw, local)
+    for message in local.found:
+        own.add(f"{where}: {message}")
+    if problems is None:
+        own.raise_all(f"{where}'s entry cannot be read" if len(own.found) > 1 else "")
+    return entry
 
 
-def _read_team(rules: Rules, seating: Seating, team: int, raw: Mapping[str, Any]) -> dict[str, Any]:
+def _read_team(rules: Rules, seating: Seating, team: int, raw: Mapping[str, Any],
+               p: Problems) -> dict[str, Any]:
+    shoe = shoe_of(rules)
+    d = plural(rules.decks, "deck")
     for key in raw:
         if key not in (*TEAM_KEYS, "name", "team"):
-            raise _unknown("team entry", key, TEAM_KEYS)
+            p.add(str(_unknown("team entry", key, TEAM_KEYS)))
     canastas: dict[str, int] = {}
-    for key, value in _table("canastas", raw.get("canastas", {})).items():
-        norm = canasta_key(str(key))
-        n = _count(f"canastas.{key}", value)
+    empty: Mapping[str, Any] = {}
+    for key, value in p.read(empty, _table, "canastas", raw.get("canastas", {})).items():
+        norm = p.read("", canasta_key, str(key))
+        if not norm:
+            continue
+        n = p.read(0, _limited, f"canastas.{key}", value, shoe.most_canastas(norm),
+                   f"{d} of {rules.canasta_size}-card canastas make no more")
         if n:
             canastas[norm] = canastas.get(norm, 0) + n
     entry: dict[str, Any] = {"canastas": canastas}
-    entry["red_threes_laid"] = _count("red_threes_laid", raw.get("red_threes_laid", 0))
+    entry["red_threes_laid"] = p.read(0, _limited, "red_threes_laid",
+                                      raw.get("red_threes_laid", 0), shoe.red_threes,
+                                      f"{d} hold {shoe.red_threes} red threes")
     points = raw.get("melded_points")
     cards = raw.get("melded_cards")
     if points is not None and cards is not None:
-        raise ScoreError("give the melded cards either as melded_points (a total) or as "
-                         "melded_cards (counts by value group), not both")
-    entry["melded_points"] = _count("melded_points", points) if points is not None else None
+        p.add("give the melded cards either as melded_points (a total) or as "
+              "melded_cards (counts by value group), not both")
+        cards = None
+    entry["melded_points"] = p.read(0, _limited, "melded_points", points, shoe.points,
+                                    f"all the cards of {d} are worth {shoe.points:,}") \
+        if points is not None else None
     if cards is not None:
         groups: dict[str, int] = {}
-        for key, value in _table("melded_cards", cards).items():
-            groups[group_key(str(key))] = _count(f"melded_cards.{key}", value)
+        for key, value in p.read(empty, _table, "melded_cards", cards).items():
+            group = p.read("", group_key, str(key))
+            if group:
+                groups[group] = p.read(0, _limited, f"melded_cards.{key}", value,
+                                       shoe.group_count(group),
+                                       f"{d} hold {shoe.group_count(group)} of them")
         entry["melded_cards"] = groups
     else:
         entry["melded_cards"] = None
     if entry["melded_points"] is None and entry["melded_cards"] is None:
         entry["melded_points"] = 0
-    entry["players"] = _read_players(rules, seating, team, raw.get("players", []))
-    entry["went_out"] = _read_went_out(seating, team, raw.get("went_out", False),
-                                       entry["players"], rules)
+    entry["players"] = _read_players(rules, seating, team, raw.get("players", []), p, shoe)
+    entry["went_out"] = p.read(0, _read_went_out, seating, team, raw.get("went_out", False),
+                               entry["players"], rules)
+    limits = {
+        "over_meld": (shoe.wilds, f"{d} hold {shoe.wilds} wild cards"),
+        "knee_reminders": (len(seating.players[team]) * max(1, len(rules.packets) - 2),
+                           "a reminder for each knee of each player of the team"),
+        "exact_cuts": (len(seating.players[team]) * len(rules.packets),
+                       "the team's players cut only so many packets"),
+    }
     for key in PENALTY_COUNTS:
-        entry[key] = _count(key, raw.get(key, 0))
+        most, why = limits[key]
+        entry[key] = p.read(0, _limited, key, raw.get(key, 0), most, why)
     others = raw.get("other_penalties", [])
-    if not isinstance(others, list):
-        raise ScoreError("other_penalties: expected a list of {points, reason} tables")
     entry["other_penalties"] = []
+    if not isinstance(others, list):
+        p.add("other_penalties: expected a list of {points, reason} tables")
+        others = []
     for i, item in enumerate(others, 1):
-        table = _table(f"other_penalties[{i}]", item)
-        for key in table:
-            if key not in ("points", "reason"):
-                raise _unknown(f"other_penalties[{i}]", key, ("points", "reason"))
-        pts = _count(f"other_penalties[{i}].points", table.get("points", 0))
-        reason = table.get("reason", "")
-        if not isinstance(reason, str) or not reason.strip():
-            raise ScoreError(f"other_penalties[{i}].reason: say what the penalty is for")
-        if pts == 0:
-            raise ScoreError(f"other_penalties[{i}].points: a penalty needs points "
-                             "(a positive number, taken off the team's score)")
-        entry["other_penalties"].append({"points": pts, "reason": reason.strip()})
+        penalty = p.read(None, _read_penalty, i, item, shoe)
+        if penalty is not None:
+            entry["other_penalties"].append(penalty)
     return entry
 
 
-def _read_players(rules: Rules, seating: Seating, team: int, raw: Any) -> list[dict[str, int]]:
+def _read_penalty(i: int, item: Any, shoe: Shoe) -> dict[str, Any]:
+    table = _table(f"other_penalties[{i}]", item)
+    for key in table:
+        if key not in ("points", "reason"):
+            raise _unknown(f"other_penalties[{i}]", key, ("points", "reason"))
+    pts = _limited(f"other_penalties[{i}].points", table.get("points", 0), shoe.round_points,
+                   "no penalty is worth more than a whole round can score")
+    reason = table.get("reason", "")
+    if not isinstance(reason, str) or not reason.strip():
+        raise ScoreError(f"other_penalties[{i}].reason: say what the penalty is for")
+    check_text(f"other_penalties[{i}].reason", reason, 200)
+    if pts == 0:
+        raise ScoreError(f"other_penalties[{i}].points: a penalty needs points "
+                         "(a positive number, taken off the team's score)")
+    return {"points": pts, "reason": reason.strip()}
+
+
+def _read_players(rules: Rules, seating: Seating, team: int, raw: Any, p: Problems,
+                  shoe: Shoe) -> list[dict[str, int]]:
     names = seating.players[team]
     keys = packet_keys(rules)
     fields = (*keys, *PLAYER_THREES)
+    empty = [dict.fromkeys(fields, 0) for _ in names]
     if not isinstance(raw, list):
-        raise ScoreError("players: expected a list with one table per player")
+        p.add("players: expected a list with one table per player")
+        return empty
     if len(raw) > len(names):
-        raise ScoreError(f"players: {len(raw)} entries, but the team has {len(names)} "
-                         f"player{'s' if len(names) != 1 else ''}")
+        p.add(f"players: {len(raw)} entries, but the team has {len(names)} "
+              f"player{'s' if len(names) != 1 else ''}")
+        return empty
+    d = plural(rules.decks, "deck")
+    most = {key: (shoe.points, f"all the cards of {d} are worth {shoe.points:,}")
+            for key in keys}
+    most["red_threes_held"] = (shoe.red_threes, f"{d} hold {shoe.red_threes} red threes")
+    most["black_threes_held"] = (shoe.black_threes,
+                                 f"{d} hold {shoe.black_threes} black threes")
     players: list[dict[str, int] | None] = [None] * len(names)
     for i, item in enumerate(raw):
-        table = _table(f"players[{i + 1}]", item)
-        seat = seating.player_number(team, table["name"]) if "name" in table else i
+        table = p.read(None, _table, f"players[{i + 1}]", item)
+        if table is None:
+            continue
+        seat = p.read(-1, seating.player_number, team, table["name"]) \
+            if "name" in table else i
+        if seat < 0:
+            continue
         if players[seat] is not None:
-            raise ScoreError(f"players: {names[seat]} is entered twice")
+            p.add(f"players: {names[seat]} is entered twice")
+            continue
         label = f"players.{names[seat]}"
         for key in table:
             if key == "name":
@@ -241,9 +330,10 @@ def _read_players(rules: Rules, seating: Seating, team: int, raw: Any) -> list[d
                 hint = ""
                 if key.startswith("knee") and len(keys) == 2:
                     hint = " (these rules deal no knee: only a hand and a foot)"
-                raise _unknown(label, key, fields, hint)
-        players[seat] = {key: _count(f"{label}.{key}", table.get(key, 0)) for key in fields}
-    return [p if p is not None else dict.fromkeys(fields, 0) for p in players]
+                p.add(str(_unknown(label, key, fields, hint)))
+        players[seat] = {key: p.read(0, _limited, f"{label}.{key}", table.get(key, 0),
+                                     *most[key]) for key in fields}
+    return [pl if pl is not None else dict.fromkeys(fields, 0) for pl in players]
 
 
 def holds_cards(player: Mapping[str, int], rules: Rules) -> bool:
@@ -264,7 +354,15 @@ def _read_went_out(seating: Seating, team: int, value: Any, players: list[dict[s
         return 0
     if isinstance(value, str) and value.strip().lower() in ("yes", "true", "y"):
         return _read_went_out(seating, team, True, players, rules)
-    return seating.player_number(team, value) + 1
+    try:
+        return seating.player_number(team, value) + 1
+    except ScoreError as err:
+        text = str(value).strip().lower()
+        for other, names in enumerate(seating.players):
+            if other != team and text in (n.lower() for n in names):
+                raise ScoreError(f"went_out: {value} plays for {seating.teams[other]}; enter "
+                                 f"it in that team's entry") from None
+        raise ScoreError(f"went_out: {err}") from None
 
 
 # ------------------------------------------------------------------ what an entry means
@@ -461,6 +559,7 @@ def problems(rules: Rules, seating: Seating, entries: Sequence[Mapping[str, Any]
             out.append(f"{who}: exact_cuts: {entry['exact_cuts']} exact cuts, but the team's "
                        f"players cut only {cuts} packets")
     out += _round_problems(rules, seating, entries, shoe_threes)
+    out += _shoe_problems(rules, seating, entries)
     return out
 
 
@@ -474,45 +573,88 @@ def _round_problems(rules: Rules, seating: Seating, entries: Sequence[Mapping[st
     red = sum(e["red_threes_laid"] + sum(p["red_threes_held"] for p in e["players"])
               for e in entries)
     if red > shoe_threes:
-        out.append(f"{red} red threes entered (laid and held), but {rules.decks} decks hold "
-                   f"only {shoe_threes}")
+        out.append(f"{red} red threes entered (laid and held), but "
+                   f"{plural(rules.decks, 'deck')} hold only {shoe_threes}")
     black = sum(sum(p["black_threes_held"] for p in e["players"]) for e in entries)
     if black > shoe_threes:
-        out.append(f"{black} black threes held, but {rules.decks} decks hold only "
+        out.append(f"{black} black threes held, but {plural(rules.decks, 'deck')} hold only "
                    f"{shoe_threes}")
+    return out
+
+
+def _shoe_problems(rules: Rules, seating: Seating,
+                   entries: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What all the teams' entries together ask of the shoe."""
+    shoe = shoe_of(rules)
+    out = shoe.round_problems(seating.teams, entries)
+    melded = sum(melded_points(rules, e) for e in entries)
+    left = sum(p[k] for e in entries for p in e["players"] for k in packet_keys(rules))
+    problem = shoe.points_problem(melded, left)
+    if problem:
+        out.append(problem)
+    for group in VALUE_GROUPS:
+        n = sum((e.get("melded_cards") or {}).get(group, 0) for e in entries)
+        if n > shoe.group_count(group):
+            out.append(f"melded_cards.{group}: {n} entered for the teams together, but "
+                       f"{plural(rules.decks, 'deck')} hold only {shoe.group_count(group)}")
     return out
 
 
 def read_round(rules: Rules, seating: Seating, data: Mapping[str, Any]) -> tuple[
         int | None, list[dict[str, Any]]]:
     """A round file's contents: the round number if it names one, and every team's entry in
-    team order.  Teams are matched by ``name`` or ``team`` (number), else taken in order."""
+    team order.  Teams are matched by ``name`` or ``team`` (number), else taken in order.
+
+    Every field that cannot be read is reported at once, with what the rules say about the
+    teams whose entries could be read, so one attempt shows every problem."""
+    p = Problems()
     for key in data:
         if key not in ("round", "teams"):
-            raise _unknown("round file", key, ("round", "teams"))
+            p.add(str(_unknown("round file", key, ("round", "teams"))))
     round_no = None
     if "round" in data:
-        round_no = _count("round", data["round"])
-        if round_no < 1:
-            raise ScoreError("round: rounds are numbered from 1")
+        round_no = p.read(None, _limited, "round", data["round"], rules.rounds,
+                          f"these rules play {rules.rounds} rounds")
+        if round_no == 0:
+            p.add("round: rounds are numbered from 1")
+            round_no = None
     teams = data.get("teams")
     if not isinstance(teams, list) or not teams:
-        raise ScoreError("teams: expected one [[teams]] table per team")
+        p.add("teams: expected one [[teams]] table per team")
+        p.raise_all("the round cannot be read")
+        raise AssertionError  # pragma: no cover - raise_all raised
     found: list[dict[str, Any] | None] = [None] * len(seating.teams)
+    unread: set[int] = set()
     for i, raw in enumerate(teams):
-        raw = _table(f"teams[{i + 1}]", raw)
-        ref = raw.get("team", raw.get("name"))
-        team = seating.team_number(ref) if ref is not None else i
+        table = p.read(None, _table, f"teams[{i + 1}]", raw)
+        if table is None:
+            continue
+        ref = table.get("team", table.get("name"))
+        team = p.read(-1, seating.team_number, ref) if ref is not None else i
+        if team < 0:
+            continue
         if team >= len(found):
-            raise ScoreError(f"teams: {len(teams)} entries, but the game has "
-                             f"{len(seating.teams)} teams")
+            p.add(f"teams: {len(teams)} entries, but the game has {len(seating.teams)} teams")
+            break
         if found[team] is not None:
-            raise ScoreError(f"teams: {seating.teams[team]} is entered twice")
-        found[team] = read_team(rules, seating, team, raw)
+            p.add(f"teams: {seating.teams[team]} is entered twice")
+            continue
+        before = len(p.found)
+        found[team] = read_team(rules, seating, team, table, p)
+        if len(p.found) > before:
+            unread.add(team)
     missing = [seating.teams[i] for i, e in enumerate(found) if e is None]
     if missing:
-        raise ScoreError(f"teams: no entry for {', '.join(missing)} (every team is scored "
-                         "each round; an empty [[teams]] table scores nothing)")
+        p.add(f"teams: no entry for {', '.join(missing)} (every team is scored each round; "
+              "an empty [[teams]] table scores nothing)")
+    if p.found:
+        if not missing:
+            # What the rules say about the teams that could be read, with the rest.
+            entries = [e for e in found if e is not None]
+            read = [seating.teams[t] for t in range(len(found)) if t not in unread]
+            p.found += [m for m in problems(rules, seating, entries)
+                        if any(m.startswith(f"{name}: ") for name in read)]
+        p.raise_all("the round cannot be entered as it is")
     return round_no, [e for e in found if e is not None]
 
 

@@ -11,6 +11,7 @@ from handfoot.scoring import Line, score_team, total, winners
 
 from . import ScoreError
 from .entry import Seating, penalty_points, tally
+from .names import check_text
 
 
 @dataclass
@@ -67,7 +68,7 @@ def make_seating(rules: Rules, teams: list[str]) -> Seating:
         raise ScoreError(f"--team: these rules seat {rules.players} players in {rules.teams} "
                          f"teams of {rules.team_size}, but {len(teams)} "
                          f"team{'s were' if len(teams) != 1 else ' was'} named")
-    clean = [t.strip() for t in teams]
+    clean = [check_text("--team", t) for t in teams]
     if any(not t for t in clean):
         raise ScoreError("--team: a team needs a name")
     if len({t.lower() for t in clean}) != len(clean):

@@ -32,9 +32,10 @@ from .connection import Connection
 from .drivers import BOTS, BotRunner
 from .keeping import GameKeeper, KeepingError, record_mapping
 from .rules_form import explained, options, presets
+from .stats import Stats
 from .storage import SeatRow, Storage, StorageError, TableRow
 from .table import LOBBY, Table, bot_levels
-from .tokens import new_host_token, new_table_id, token_hash
+from .tokens import looks_like_host_token, new_host_token, new_table_id, token_hash
 
 log = logging.getLogger("handfoot.server")
 
@@ -54,6 +55,9 @@ class Hall:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self.stats = Stats()
+        storage.stats = self.stats
 
     async def table(self, table_id: str) -> Table | None:
         table = self.tables.get(table_id)
@@ -66,7 +70,7 @@ class Hall:
                 stored = await self.storage.load(table_id)
                 if stored is None:
                     return None
-                table = Table(stored, self.storage, self.runner)
+                table = Table(stored, self.storage, self.runner, self.stats)
                 self.tables[table_id] = table
         self._loading.pop(table_id, None)
         return table
@@ -75,6 +79,9 @@ class Hall:
         rules = rules_of(request.rules)
         levels = bot_levels(request.bots, rules.players)
         host = request.host_token or new_host_token()
+        if not looks_like_host_token(host):
+            raise p.ProtocolError("bad_token", "host_token: give back a host token this "
+                                  "server made, or none")
         table_id = new_table_id()
         row = TableRow(table_id, token_hash(host), request.name.strip(), "",
                        rules.to_mapping(), request.options.model_dump(), LOBBY, 0, 0)
@@ -89,6 +96,7 @@ class Hall:
     def start(self) -> None:
         self.loop = asyncio.get_running_loop()  # for tests and tools that call in from threads
         self._sweeper = self.loop.create_task(self._sweep())
+        self._watcher = self.loop.create_task(self.stats.watch_loop())
 
     async def _sweep(self) -> None:
         while True:
@@ -100,8 +108,9 @@ class Hall:
                     await table.close()
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._watcher):
+            if task is not None:
+                task.cancel()
         for table in list(self.tables.values()):
             for client in list(table.clients):
                 client.close(p.CLOSE_RESTART, "the server is stopping; reconnect")
@@ -205,6 +214,12 @@ def _bearer(request: Request) -> str | None:
     auth = request.headers.get("authorization", "")
     scheme, _, token = auth.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+async def stats(request: Request) -> Response:
+    hall = _hall(request)
+    connections = sum(len(t.clients) for t in hall.tables.values())
+    return JSONResponse(hall.stats.report(len(hall.tables), connections))
 
 
 async def host_tables(request: Request) -> Response:
@@ -326,6 +341,7 @@ def create_app(db: str | None = None, public_url: str | None = None,
             Route("/api/info", info),
             Route("/api/rules", rules_form),
             Route("/api/rules/explain", explain_rules, methods=["POST"]),
+            Route("/api/stats", stats),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables", host_tables, methods=["GET"]),
             Route("/api/tables/{table}", table_summary),

@@ -14,6 +14,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol as p
 from .messages import dumps, error
+from .table import TableClosed
 
 if TYPE_CHECKING:
     from .table import Table
@@ -51,6 +52,7 @@ class Connection:
         self.seat: int | None = None
         self.host = False
         self.table: Table | None = None
+        self._find: Callable[[], Awaitable[Table | None]] | None = None
         self._queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(SEND_QUEUE)
         self._closing = False
         self._rate = Bucket(limits.rate, limits.burst)
@@ -105,6 +107,7 @@ class Connection:
                 self.send(dumps(error("not_found", "no such table")))
                 self.close(p.CLOSE_UNKNOWN_TABLE, "no such table")
                 return
+            self._find = find_table
             await self._read(table)
         except WebSocketDisconnect:
             pass
@@ -140,6 +143,7 @@ class Connection:
             if not self._rate.take():
                 self._too_fast(self._rate_text, p.peek_id(text))
                 continue
+            msg = None
             try:
                 msg = p.parse_message(text)
                 await self._dispatch(table, msg)
@@ -150,9 +154,10 @@ class Connection:
             except Exception:
                 log.exception("table %s: handling a message failed", table.id)
                 self.send_error(p.ProtocolError("internal", "the server failed on that "
-                                                "message; the table is reloaded"))
+                                                "message; the table is reloaded",
+                                                getattr(msg, "id", None)))
                 with contextlib.suppress(Exception):
-                    await table.recover()
+                    await (self.table or table).recover()
 
     def _too_fast(self, what: str, reply_to: str | int | None) -> None:
         # Every dropped message is answered (a client may be waiting for its reply); a client
@@ -171,11 +176,25 @@ class Connection:
                 raise p.ProtocolError("protocol", f"this server speaks protocol version "
                                       f"{p.PROTOCOL_VERSION}, not {msg.protocol}", msg.id,
                                       supported=[p.PROTOCOL_VERSION])
-            await table.attach(self, msg)
-            self.table = table
-            return
+            # Looked up again now: a table nobody was at may have left memory since the
+            # connection opened (a fresh copy is loaded from storage), and from the lookup to
+            # being attached nothing else runs, so it cannot leave again in between.
+            assert self._find is not None
+            for _ in range(3):
+                current = await self._find()
+                if current is None:
+                    raise p.ProtocolError("not_found", "no such table", msg.id)
+                try:
+                    await current.attach(self, msg)
+                except TableClosed:
+                    continue
+                self.table = current
+                return
+            raise p.ProtocolError("internal", "the table could not be loaded; try again",
+                                  msg.id)
         if self.table is None:
             raise p.ProtocolError("hello_first", "say hello first", msg.id)
+        table = self.table
         if isinstance(msg, p.Act):
             await table.act(self, msg)
         elif isinstance(msg, p.Check):

@@ -20,6 +20,11 @@ _SCHEMA_LOCK = 0x68616E64  # an arbitrary number naming handfoot's schema lock
 _PLACEHOLDER = re.compile(r"\?")
 
 
+def _one_line(err: Exception) -> str:
+    # psycopg's messages run over several lines (a hint on the second): one line for ours.
+    return " ".join(str(err).split())
+
+
 def _pg(sql: str) -> str:
     # The shared SQL uses SQLite's "?"; psycopg wants "%s" (the SQL holds no literal "?").
     return _PLACEHOLDER.sub("%s", sql)
@@ -36,7 +41,7 @@ class PostgresDatabase:
         try:
             conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
         except psycopg.Error as err:
-            raise StorageError(f"PostgreSQL: cannot connect: {err}".strip()) from err
+            raise StorageError(f"PostgreSQL: cannot connect: {_one_line(err)}") from err
         return cls(conn)
 
     def _text(self, sql: str) -> str:
@@ -56,7 +61,7 @@ class PostgresDatabase:
                         await cur.execute(self._text(sql), tuple(params))
                         changed = cur.rowcount
             except psycopg.Error as err:
-                raise StorageError(f"PostgreSQL: {err}".strip()) from err
+                raise StorageError(f"PostgreSQL: {_one_line(err)}") from err
         return changed
 
     async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -65,7 +70,7 @@ class PostgresDatabase:
                 cur = await self._conn.execute(self._text(sql), tuple(params))
                 return await cur.fetchall()
             except psycopg.Error as err:
-                raise StorageError(f"PostgreSQL: {err}".strip()) from err
+                raise StorageError(f"PostgreSQL: {_one_line(err)}") from err
 
     async def close(self) -> None:
         await self._conn.close()

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .stats import Stats
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS web_tables (
@@ -204,6 +208,7 @@ class Storage:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.stats: Stats | None = None  # where commit times are noted, when serving
 
     @classmethod
     async def open(cls, target: str | None) -> Storage:
@@ -314,6 +319,13 @@ class Storage:
 
     async def append(self, table_id: str, game: int, row: ActionRow,
                      deals: list[tuple[int, dict[str, Any]]], over: bool) -> None:
+        started = time.perf_counter()
+        await self._append(table_id, game, row, deals, over)
+        if self.stats is not None:
+            self.stats.commits.append(time.perf_counter() - started)
+
+    async def _append(self, table_id: str, game: int, row: ActionRow,
+                      deals: list[tuple[int, dict[str, Any]]], over: bool) -> None:
         """One applied action, the deals of the rounds it began, the table's new version and
         status: one transaction."""
         steps: list[tuple[str, Sequence[Any]]] = [(

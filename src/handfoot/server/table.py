@@ -42,6 +42,7 @@ from .messages import (
     quota_missing,
     seat_view,
 )
+from .stats import Stats
 from .storage import ActionRow, Storage, StoredTable
 from .tokens import matches, new_seat_token, token_hash
 from .words import drawn_line, event_mapping, event_text
@@ -50,6 +51,10 @@ log = logging.getLogger("handfoot.server")
 
 PERSON, BOT, OPEN = "person", "bot", "open"
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
+
+
+class TableClosed(Exception):
+    """The table left memory (nobody was at it); look it up again for a fresh copy."""
 
 
 class Client(Protocol):
@@ -128,7 +133,8 @@ LogItem = str | Entry  # a line for everyone, or an update's lines in each reade
 
 
 class Table:
-    def __init__(self, stored: StoredTable, storage: Storage, runner: BotRunner) -> None:
+    def __init__(self, stored: StoredTable, storage: Storage, runner: BotRunner,
+                 stats: Stats | None = None) -> None:
         row = stored.row
         self.id = row.id
         self.name = row.name
@@ -140,6 +146,7 @@ class Table:
         self.version = row.version
         self.storage = storage
         self.runner = runner
+        self.stats = stats
         self.seats = [Seat(s.seat, self.rules.team_of(s.seat), s.name, s.token_hash, s.bot)
                       for s in stored.seats]
         self.clients: set[Client] = set()
@@ -153,6 +160,7 @@ class Table:
         self._hold_task: asyncio.Task[None] | None = None
         self._hold_seat = -1
         self.idle_since = time.monotonic()
+        self.closed = False  # set when the hall lets the table go from memory
         for seat in self.seats:
             seat.hold_left = self.options.seat_hold
             seat.driver = PERSON if seat.person or self.status == LOBBY else BOT
@@ -192,6 +200,8 @@ class Table:
 
     async def attach(self, client: Client, hello: p.Hello) -> None:
         async with self.lock:
+            if self.closed:
+                raise TableClosed
             seat: Seat | None = None
             if hello.seat_token is not None:
                 seat = next((s for s in self.seats if matches(hello.seat_token, s.token_hash)),
@@ -507,6 +517,8 @@ class Table:
             await self._reload()
             raise
         self.version = version
+        if self.stats is not None:
+            self.stats.actions += 1
         over = keeper.game.over
         if over:
             self.status = OVER
@@ -572,7 +584,7 @@ class Table:
         stored = await self.storage.load(self.id)
         if stored is None:
             return
-        fresh = Table(stored, self.storage, self.runner)
+        fresh = Table(stored, self.storage, self.runner, self.stats)
         self.version, self.status, self.game_no = fresh.version, fresh.status, fresh.game_no
         self.keeper = fresh.keeper
         self.history, self.log = fresh.history, fresh.log
@@ -751,6 +763,7 @@ class Table:
         return lines[p.LOG_LINES - 1::-1] if len(lines) >= p.LOG_LINES else lines[::-1]
 
     async def close(self) -> None:
+        self.closed = True
         for task in (self._bot_task, self._hold_task):
             if task is not None:
                 task.cancel()

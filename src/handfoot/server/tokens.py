@@ -28,6 +28,11 @@ def new_host_token() -> str:
     return HOST_PREFIX + secrets.token_urlsafe(24)
 
 
+def looks_like_host_token(token: str) -> bool:
+    """A host token of this server's making (so nobody picks a guessable one for a table)."""
+    return token.startswith(HOST_PREFIX) and len(token) >= len(HOST_PREFIX) + 32
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,7 @@ from ..bots import make_bot
 from ..bots.base import play
 from ..engine import Game
 from ..rules import Rules
-from .runner import Progress, SimError, derive_seed, run_all
+from .runner import MAX_GAMES, Progress, SimError, derive_seed, stream
 from .stats import Interval, bradley_terry, elo_difference, mean_interval, wilson
 
 
@@ -73,35 +74,55 @@ def play_deal(rules: Rules, bot_a: str, bot_b: str, seed: int, deal: int) -> Dea
                       (turns[0], turns[1]))
 
 
+class PairTally:
+    """One pairing's results folded in deal by deal: counts and one number per game and per
+    deal (8 bytes each), so a long run keeps no result objects."""
+
+    def __init__(self, a: str, b: str) -> None:
+        self.a, self.b = a, b
+        self.deals = 0
+        self.wins = self.draws = self.losses = 0
+        self.diffs = array("q")  # per game: bot A's team's total minus bot B's
+        self.paired = array("d")  # per deal: the mean of its two games' differences
+        self.turns = 0
+
+    def add(self, r: DealResult) -> None:
+        self.deals += 1
+        for d in r.diffs:
+            self.wins += d > 0
+            self.draws += d == 0
+            self.losses += d < 0
+            self.diffs.append(d)
+        self.paired.append(sum(r.diffs) / 2)
+        self.turns += sum(r.turns)
+
+    def report(self) -> dict[str, Any]:
+        """Everything the arena says about the pairing, JSON-ready."""
+        games = self.wins + self.draws + self.losses
+        points = self.wins + self.draws / 2
+        return {
+            "a": self.a,
+            "b": self.b,
+            "deals": self.deals,
+            "games": games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "points": points,
+            "win_rate": _interval(wilson(points, games), 4),
+            "score_diff": _interval(mean_interval(self.diffs), 1),
+            "paired_diff": _interval(mean_interval(self.paired), 1),
+            "elo": _interval(elo_difference(points, games), 1),
+            "mean_turns": round(self.turns / max(1, games), 1),
+        }
+
+
 def pair_report(a: str, b: str, results: Sequence[DealResult]) -> dict[str, Any]:
     """Everything the arena says about one pairing, JSON-ready."""
-    wins = draws = losses = 0
-    diffs: list[float] = []
-    paired: list[float] = []
+    tally = PairTally(a, b)
     for r in results:
-        for d in r.diffs:
-            wins += d > 0
-            draws += d == 0
-            losses += d < 0
-            diffs.append(d)
-        paired.append(sum(r.diffs) / 2)
-    games = wins + draws + losses
-    points = wins + draws / 2
-    return {
-        "a": a,
-        "b": b,
-        "deals": len(results),
-        "games": games,
-        "wins": wins,
-        "draws": draws,
-        "losses": losses,
-        "points": points,
-        "win_rate": _interval(wilson(points, games), 4),
-        "score_diff": _interval(mean_interval(diffs), 1),
-        "paired_diff": _interval(mean_interval(paired), 1),
-        "elo": _interval(elo_difference(points, games), 1),
-        "mean_turns": round(sum(sum(r.turns) for r in results) / max(1, games), 1),
-    }
+        tally.add(r)
+    return tally.report()
 
 
 Bound = float | str | None
@@ -131,19 +152,23 @@ def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0, jobs
         raise SimError("each bot may be named only once")
     if deals < 1:
         raise SimError("--deals must be at least 1")
+    if deals > MAX_GAMES:
+        raise SimError(f"--deals {deals:,} is more than one run plays (at most {MAX_GAMES:,}, "
+                       "already hours of play); run several with different --seed")
     for spec in bots:
         # A bad name or option fails here, before any worker starts.
         make_bot(spec, 0, analysis=True)
     pairs = [(a, b) for i, a in enumerate(bots) for b in bots[i + 1:]]
-    items = [(rules, a, b, seed, d) for a, b in pairs for d in range(deals)]
-    bar = Progress("arena deals", len(items), enabled=progress)
+    items = ((rules, a, b, seed, d) for a, b in pairs for d in range(deals))
+    count = len(pairs) * deals
+    tallies = [PairTally(a, b) for a, b in pairs]
     start = time.perf_counter()
-    results = run_all(play_deal, items, jobs, bar if progress else None)
+    with Progress("arena deals", count, enabled=progress) as bar:
+        # Deals come back in order, pairing after pairing: each is folded in and let go.
+        for k, result in enumerate(stream(play_deal, items, count, jobs, bar)):
+            tallies[k // deals].add(result)
     seconds = time.perf_counter() - start
-    reports = []
-    for k, (a, b) in enumerate(pairs):
-        chunk = sorted(results[k * deals:(k + 1) * deals], key=lambda r: r.deal)
-        reports.append(pair_report(a, b, chunk))
+    reports = [t.report() for t in tallies]
     report: dict[str, Any] = {
         "rules": rules.name,
         "players": rules.players,
@@ -155,7 +180,7 @@ def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0, jobs
     }
     if len(bots) > 2:
         report["ratings"] = ratings(bots, reports)
-    games = 2 * len(items)
+    games = 2 * count
     report["timing"] = {
         "seconds": round(seconds, 2),
         "games_per_second": round(games / seconds, 2) if seconds > 0 else None,

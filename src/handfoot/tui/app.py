@@ -8,18 +8,24 @@ ahead to the person's next move.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
+import os
+import signal
 import time
-from typing import ClassVar
+from collections.abc import Callable
+from typing import ClassVar, TypeVar
 
 from rich.console import Console
-from rich.markup import escape
+from rich.style import Style as RichStyle
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widget import Widget
+from textual.widgets import Static
 
 from ..actions import Action, Answer, Discard, TakePile
 from ..cards import (
@@ -39,11 +45,15 @@ from ..cards import (
     TEN,
     TWO,
     WILD_SLOT,
+    slot_token,
 )
 from ..events import Refusal
 from ..state import Phase
 from . import render
+from .render import escape
 from .session import Session, refusal_text
+
+W = TypeVar("W", bound=Widget)
 
 LOG_LINES = 300  # the running log keeps this many lines on screen
 
@@ -54,27 +64,42 @@ CARD_KEYS = {
     "3": BLACK_THREE,
 }
 
-HELP = """[b]Keys[/b]
-  s          draw from the stock (stop, when the stock is empty)
-  p          take the pile (with a picked wild card: take it with that wild)
-  4-9 0 t    pick a card: 0 or t is a 10
-  j q k a    pick a jack, queen, king, ace
-  2 w x 3    pick a 2, a joker (w or x), a three
-  Backspace  put the last picked card back
-  m          stage the picked cards: a new meld, or onto your meld of that rank
-             (wild cards alone: then a rank key, or w for the wild meld)
-  Enter      lay down everything staged, checked by the engine as one lay-down
-  d + card   discard that card (or d with one card picked)
-  n          knock (end the turn without a discard, where the rules say so)
-  g          ask your partner "may I go out?"
-  y / n      answer your partner
-  r          take back a short opening
-  u          undo your last meld this turn (until you learn something new)
-  h          hint: what the heuristic bot would do
-  Esc        clear the picked cards, then the staged melds
-  f, Space   skip the bots ahead to your next move
-  + / -      bots faster / slower
-  Ctrl+Q     save and quit"""
+HELP = """s          draw from the stock (with the stock empty: stop)
+p          take the pile (with a 2 or joker picked: take it with that)
+4-9, 0 t   pick a card (0 or t is a 10)
+j q k a    pick a jack, queen, king, ace
+2, w x, 3  pick a 2, a joker, a three
+Backspace  put the last picked card back
+m          stage the picked cards: a new meld, or onto your team's meld
+           of that rank (wild cards alone: then their meld's rank key,
+           or w for a meld of wild cards)
+Enter      lay down everything staged (the engine checks it as one)
+d + card   discard that card (d alone: the one card picked)
+n          knock: end the turn without a discard, where the rules say so
+g          ask your partner "may I go out?"
+y / n      answer your partner
+r          take back a short opening
+u          undo your last lay-down this turn (until you learn more)
+h          hint: what the heuristic bot would do
+Esc        clear the picked cards, then the staged melds
+t          the whole table: every meld in full, the scores by round
+l          the whole log
+f, Space   skip the bots ahead to your next move
++ / -      bots faster / slower
+Ctrl+Q     save and quit (Ctrl+C too); every move is saved as it is made
+n          after the last round: a new game
+
+[b]Mouse[/b]
+Click a card of your hand to pick it, a picked card to put it back, a meld
+of your team to put the picked cards on it, the stock to draw, the pile to
+take it, a key at the bottom to press it.
+
+[b]Screen[/b]
+▶ marks whose turn it is.  Melds: ★ and a kind for finished canastas
+(★clean K J: clean canastas of kings and jacks), then open melds as
+rank:naturals+wild cards (8:4+1).  Bold melds lack one card for a
+canasta; reversed ones changed since your last turn.  R3: red threes laid.
+"Seen in hand": cards a seat took from the pile and still holds."""
 
 
 def screen_text(app: App[object]) -> str:
@@ -88,46 +113,95 @@ def screen_text(app: App[object]) -> str:
     return console.export_text(styles=False)
 
 
-class ResultScreen(ModalScreen[None]):
-    """A finished round's breakdown (and the winner after the last round)."""
+class TextScreen(ModalScreen[None]):
+    """A box of text over the table: a finished round's breakdown, the keys, the whole table,
+    the log.  What closes it is on its frame, so it is in sight however long the text."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,space", "close", "Continue")]
     DEFAULT_CSS = """
-    ResultScreen { align: center middle; }
-    ResultScreen > VerticalScroll {
-        width: 74; max-width: 100%; height: auto; max-height: 100%;
+    TextScreen { align: center middle; }
+    TextScreen > VerticalScroll {
+        width: auto; min-width: 40; max-width: 100%; height: auto; max-height: 100%;
         border: round $accent; background: $surface; padding: 0 1;
+        border-subtitle-color: $text; border-subtitle-style: bold;
     }
+    TextScreen Static { width: auto; }
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, title: str = "", close: str = "Enter: continue",
+                 end: bool = False) -> None:
         super().__init__()
         self.text = text
+        self.title_text = title
+        self.close_text = close
+        self.end = end  # scroll to the end when shown (the log)
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Static(self.text + "\n\n[dim]Enter: continue[/dim]", id="result")
+        with VerticalScroll() as box:
+            box.border_title = self.title_text
+            box.border_subtitle = self.close_text
+            yield Static(self.text, id="text")
+
+    def on_mount(self) -> None:
+        self._fit()
+        box = self.query_one(VerticalScroll)
+        box.focus()  # the arrow keys and page keys scroll a long text
+        if self.end:
+            self.call_after_refresh(box.scroll_end, animate=False)
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        # Long lines wrap inside the frame (its border and padding take four columns, the
+        # scroll bar one).
+        self.query_one("#text", Static).styles.max_width = max(20, self.app.size.width - 5)
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class ResultScreen(TextScreen):
+    """A finished round's breakdown (and the winner after the last round)."""
+
+
+class Part(Static):
+    """A part of the table whose cards, melds, stock, pile or keys are clickable: they keep
+    their own colours (clean green, dirty yellow) and light up under the mouse."""
+
+    @property
+    def link_style(self) -> RichStyle:
+        return RichStyle()
+
+
+class Frame(Vertical):
+    """The table's parts, redrawn to the new size whenever the terminal is resized."""
+
+    def on_resize(self) -> None:
+        app = self.app
+        if isinstance(app, PlayApp):
+            app.refresh_table()
 
 
 class PlayApp(App[None]):
     TITLE = "handfoot"
     ENABLE_COMMAND_PALETTE = False
     CSS = """
-    Screen { layout: vertical; }
-    #status { height: 1; background: $primary-darken-2; color: $text; }
-    #body { height: 1fr; }
-    #left { width: 1fr; padding: 0 1 0 0; }
-    #tablebox { height: 1fr; scrollbar-size-vertical: 1; }
-    #right { width: 38%; min-width: 28; max-width: 56; border-left: vkey $primary; }
-    #table, #players, #melds, #quota, #hand, #stage { height: auto; }
-    #players, #melds { margin-top: 1; }
+    Screen { layout: vertical; overflow: hidden; }
+    Part { link-background-hover: $accent 50%; }
+    #frame { height: 1fr; }
+    #status { background: $primary-darken-2; color: $text; }
+    #status, #table, #seats, #quota, #hand, #stage, #message, #keys { height: auto; }
+    #teams { height: 3; scrollbar-size-vertical: 1; scrollbar-gutter: stable; }
     #hand { background: $boost; }
-    #scores { height: auto; }
-    #log { height: 1fr; scrollbar-size-vertical: 1; }
-    #message { height: auto; max-height: 3; color: $warning; }
+    #log { height: 1fr; scrollbar-size-vertical: 1; scrollbar-gutter: stable;
+           border-top: hkey $primary; }
+    #message { color: $warning; }
+    #keys { background: $primary-darken-3; }
+    #small { display: none; height: 1fr; content-align: center middle; text-align: center; }
+    #frame.too-small #small { display: block; }
+    #frame.no-log #log { display: none; }
+    #frame.too-small .part { display: none; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -140,52 +214,61 @@ class PlayApp(App[None]):
         Binding("h", "hint", "Hint"),
         Binding("f", "skip", "Skip"),
         Binding("question_mark", "help", "Keys"),
-        Binding("n", "no", "Knock/No", show=False),
-        Binding("y", "yes", "Yes", show=False),
-        Binding("g", "ask", "Ask", show=False),
-        Binding("r", "retract", "Retract", show=False),
-        Binding("escape", "clear", "Clear", show=False),
-        Binding("backspace", "unpick", "Unpick", show=False),
-        Binding("plus,equals_sign", "pace(-1)", "Faster", show=False),
-        Binding("minus", "pace(1)", "Slower", show=False),
-        Binding("space", "skip", "Skip", show=False),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-        *[Binding(key, f"pick('{key}')", "Pick", show=False) for key in CARD_KEYS],
+        Binding("t", "table", "Table"),
+        Binding("l", "show_log", "Log"),
+        Binding("n", "no", "Knock/No"),
+        Binding("y", "yes", "Yes"),
+        Binding("g", "ask", "Ask"),
+        Binding("r", "retract", "Retract"),
+        Binding("escape", "clear", "Clear"),
+        Binding("backspace", "unpick", "Unpick"),
+        Binding("plus,equals_sign", "pace(-1)", "Faster"),
+        Binding("minus", "pace(1)", "Slower"),
+        Binding("space", "skip", "Skip"),
+        Binding("ctrl+q,ctrl+c", "quit", "Quit", priority=True),
+        *[Binding(key, f"pick('{key}')", "Pick") for key in CARD_KEYS],
     ]
 
-    def __init__(self, session: Session, pace: float = 0.6) -> None:
+    # Smaller than this, the table cannot be shown whole.
+    MIN_WIDTH = 60
+    LOG_ROWS = 2  # the log's least: its top border and a line
+
+    def __init__(self, session: Session, pace: float = 0.6,
+                 new_game: Callable[[Session], Session] | None = None) -> None:
         super().__init__()
         self.session = session
         self.pace = max(0.0, pace)
         self.fast = False
         self.mode = ""  # "discard" or "target" while waiting for a card key
+        self.new_game = new_game  # builds the next game at the same table, when one ends
         self._timer: Timer | None = None
         self._logged = -1
+        self._message: tuple[str, str, str] = ("", "", "")  # lead, its style, text
+        self.signalled = 0  # the signal that ended the game (SIGHUP, SIGTERM), if any
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
-        with Horizontal(id="body"):
-            with Vertical(id="left"):
-                # The table scrolls when the melds grow; the hand stays in sight below it.
-                with VerticalScroll(id="tablebox", can_focus=False):
-                    yield Static(id="table")
-                    yield Static(id="players")
-                    yield Static(id="melds")
-                yield Static(id="quota")
-                yield Static(id="hand")
-                yield Static(id="stage")
-            with Vertical(id="right"):
-                yield Static(id="scores")
-                # A Static rewraps on resize, which RichLog's written lines do not.
-                with VerticalScroll(id="log", can_focus=False):
-                    yield Static(id="logtext", markup=False)
-        yield Static(id="message")
-        yield Footer()
+        with Frame(id="frame"):
+            yield Part(id="status", classes="part")
+            yield Part(id="table", classes="part")
+            yield Part(id="seats", classes="part")
+            # The melds scroll when they outgrow their share; the rest stays in sight.
+            with VerticalScroll(id="teams", can_focus=False, classes="part"):
+                yield Part(id="teamtext")
+            yield Part(id="quota", classes="part")
+            yield Part(id="hand", classes="part")
+            yield Part(id="stage", classes="part")
+            # A Static rewraps on resize, which RichLog's written lines do not.
+            with VerticalScroll(id="log", can_focus=False, classes="part"):
+                yield Static(id="logtext", markup=False)
+            yield Part(id="message", classes="part")
+            yield Part(id="keys", classes="part")
+            yield Static(id="small")
 
     def on_mount(self) -> None:
+        self._catch_signals()
         self.refresh_table()
-        self._say(f"Seed {self.session.game.seed}. ? shows the keys.")
+        self._say(f"Seed {self.session.game.seed}. ? shows the keys, t the whole table.")
         if self.session.unseen_results():
             self._show_results()
         else:
@@ -193,28 +276,105 @@ class PlayApp(App[None]):
 
     # ------------------------------------------------------------------ drawing
     def refresh_table(self) -> None:
+        """Draw every part to the terminal's size.  Each part is wrapped here, so its height
+        is known: the log takes what is left, and gives way first when room is short; then
+        the melds go to one line a team; below that the screen says it is too small."""
         s = self.session
-        self.query_one("#status", Static).update(render.status_line(s))
-        self.query_one("#table", Static).update(render.table_text(s))
-        self.query_one("#players", Static).update(render.players_text(s))
-        self.query_one("#melds", Static).update(render.melds_text(s))
-        self.query_one("#quota", Static).update(render.quota_text(s))
-        self.query_one("#hand", Static).update(render.hand_text(s))
-        self.query_one("#stage", Static).update(render.stage_text(s))
-        self.query_one("#scores", Static).update(render.scores_text(s))
-        lines = s.log.lines
+        width, height = self.size
+        parts = {
+            "status": render.status_lines(s, width),
+            "table": render.table_lines(s, width),
+            "seats": render.seat_lines(s, width),
+            "quota": render.quota_lines(s, width),
+            "hand": render.hand_lines(s, width),
+            "stage": render.stage_lines(s, width),
+            "keys": render.key_hints(s, width, s.game.over),
+        }
+        message = self._message_lines(width)
+        fixed = sum(len(lines) for lines in parts.values())
+        teams_least = s.rules.teams + 1  # a header, and a line a team
+        room = height - fixed - len(message)
+        log = room - self.LOG_ROWS >= teams_least
+        while not log and room < teams_least and len(message) > 1:
+            # A long message gives way a line at a time, its end cut with an ellipsis.
+            message = render.shorten(message, len(message) - 1, width)
+            room += 1
+        if width < self.MIN_WIDTH or room < teams_least:
+            self._part("#frame", Frame).set_class(True, "too-small")
+            need = max(height - room + teams_least, 24)
+            self._part("#small", Static).update(
+                f"[b]Terminal too small[/b]\n\nThe table needs at least "
+                f"{self.MIN_WIDTH}x{need} here; this terminal is {width}x{height}.\n"
+                f"Enlarge the window, or Ctrl+Q to save and quit.")
+            return
+        frame = self._part("#frame", Frame)
+        frame.set_class(False, "too-small")
+        frame.set_class(not log, "no-log")
+        parts["message"] = message
+        for name, lines in parts.items():
+            part = self._part(f"#{name}", Static)
+            part.update("\n".join(lines))
+            part.styles.height = len(lines)
+        # A column for the scroll bar, in case a resize outruns a redraw.
+        teams = render.team_lines(s, width - 1, room - self.LOG_ROWS if log else room)
+        self._part("#teams", VerticalScroll).styles.height = len(teams) if log else room
+        self._part("#teamtext", Static).update("\n".join(teams))
         if s.log.revision != self._logged:
             self._logged = s.log.revision
-            self.query_one("#logtext", Static).update("\n".join(lines[-LOG_LINES:]))
-            log = self.query_one("#log", VerticalScroll)
+            self._part("#logtext", Static).update("\n".join(s.log.lines[-LOG_LINES:]))
+            box = self._part("#log", VerticalScroll)
             # After the new text is laid out, or the end is not yet where it will be.
-            self.call_after_refresh(log.scroll_end, animate=False)
+            self.call_after_refresh(box.scroll_end, animate=False)
 
-    def _say(self, text: str) -> None:
-        self.query_one("#message", Static).update(text)
+    def _part(self, selector: str, kind: type[W]) -> W:
+        """A part of the table (the first screen), also while a box is open over it."""
+        return self.screen_stack[0].query_one(selector, kind)
+
+    def _message_lines(self, width: int) -> list[str]:
+        lead, style, text = self._message
+        error = self.session.save_error
+        if error:
+            lead, style, text = "Not saved:", "b red", error
+        words = [render.bit(w) for w in text.split()]
+        if lead:
+            words.insert(0, render.bit(lead, style))
+        if not words:
+            return []
+        lines = render.wrap(words[0], words[1:], width, indent=0)
+        return render.shorten(lines, 3, width) if len(lines) > 3 else lines
+
+    def _say(self, text: str, lead: str = "", style: str = "") -> None:
+        self._message = (lead, style, text)
+        width = self.size.width
+        self._part("#message", Static).update("\n".join(self._message_lines(width)))
+        self.refresh_table()
 
     def _refused(self, refusal: Refusal) -> None:
-        self._say(f"[b red]Not allowed:[/b red] {escape(refusal_text(refusal))}")
+        self._say(refusal_text(refusal), "Not allowed:", "b red")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A box over the table takes the keys: only closing it, or quitting, goes through.
+        return action in ("quit", "close") or not isinstance(self.screen, TextScreen)
+
+    # ------------------------------------------------------------------ signals
+    def _catch_signals(self) -> None:
+        """A closed terminal (SIGHUP) or a kill (SIGTERM) saves and ends the game cleanly
+        (the game is saved after every move anyway)."""
+        loop = asyncio.get_running_loop()
+        for name in ("SIGHUP", "SIGTERM"):
+            number = getattr(signal, name, None)
+            if number is None:
+                continue
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(number, self._on_signal, int(number))
+
+    def _on_signal(self, number: int) -> None:
+        self.signalled = number
+        self.session.autosave()
+        if number == getattr(signal, "SIGHUP", -1):
+            # The terminal is gone: nothing can be drawn or restored on it.
+            os._exit(128 + number)
+        self.exit(return_code=128 + number)
 
     # ------------------------------------------------------------------ bots
     def _schedule(self) -> None:
@@ -228,8 +388,8 @@ class PlayApp(App[None]):
     def _bot_tick(self) -> None:
         self._timer = None
         s = self.session
-        if isinstance(self.screen, ResultScreen):
-            # The bots wait while a score or help screen is open.
+        if isinstance(self.screen, TextScreen):
+            # The bots wait while a score, table or help screen is open.
             self._timer = self.set_timer(0.2, self._bot_tick)
             return
         started = time.monotonic()
@@ -248,7 +408,7 @@ class PlayApp(App[None]):
         if s.human_to_act:
             self.fast = False
             if s.game.phase is Phase.ANSWER:
-                self._say(f"{s.names[s.game.seat]} asks: may I go out? Press y or n.")
+                self._say(f"{s.names[s.game.seat]} asks you: may I go out? Press y or n.")
         self._schedule()
 
     def _show_results(self) -> None:
@@ -261,17 +421,19 @@ class PlayApp(App[None]):
         def done(_: None) -> None:
             s.shown_results = index + 1
             self.fast = False
-            self.refresh_table()
             if s.unseen_results():
                 self._show_results()
             elif s.game.over:
                 where = f" Saved to {s.save_path}." if s.save_path else ""
-                self._say(f"{render.winner_text(s)}.{escape(where)} Ctrl+Q quits.")
+                self._say(f"{render.winner_plain(s)}.{where} n: new game, Ctrl+Q: quit.",
+                          "Game over:", "b")
             else:
                 self._say(f"Round {s.game.round_no} begins.")
                 self._schedule()
 
-        self.push_screen(ResultScreen(render.round_result_text(s, index)), done)
+        self.push_screen(ResultScreen(render.round_result_text(s, index),
+                                      title=f"Round {index + 1} of {s.game.rules.rounds}"),
+                         done)
 
     # ------------------------------------------------------------------ the person's moves
     def _act(self, action: Action | None) -> bool:
@@ -281,10 +443,8 @@ class PlayApp(App[None]):
         refusal = s.act(action)
         if refusal is not None:
             self._refused(refusal)
-            self.refresh_table()
             return False
         self._say("")
-        self.refresh_table()
         if s.unseen_results():
             self._show_results()
         else:
@@ -292,6 +452,9 @@ class PlayApp(App[None]):
         return True
 
     def _my_move(self) -> bool:
+        if self.session.game.over:
+            self._say("The game is over: n starts a new one.")
+            return False
         if not self.session.human_to_act:
             self._say("Wait for your turn (f skips the bots ahead).")
             return False
@@ -302,28 +465,48 @@ class PlayApp(App[None]):
         kind = CARD_KEYS[key]
         if kind == BLACK_THREE and s.available(BLACK_THREE) <= 0:
             kind = RED_THREE
+        if self.mode == "discard" and kind == BLACK_THREE and s.view().hand[BLACK_THREE] == 0:
+            kind = RED_THREE
+        self.action_pick_kind(kind)
+
+    def action_pick_kind(self, kind: int) -> None:
+        """A card key or a click on a card of the hand."""
+        s = self.session
         mode, self.mode = self.mode, ""
         if mode == "discard":
-            if kind == BLACK_THREE and s.view().hand[BLACK_THREE] == 0:
-                kind = RED_THREE
             if self._my_move():
                 self._act(Discard(kind))
             return
         if mode == "target":
             slot = WILD_SLOT if kind in (TWO, JOKER) else kind
-            error = s.stage(slot)
-            self._say(error or "")
-            self.refresh_table()
+            self.action_onto(slot)
             return
         error = s.pick(kind)
-        if error:
-            self._say(error)
-        self.refresh_table()
+        self._say(error or "")
+
+    def action_unpick_kind(self, kind: int) -> None:
+        """A click on a picked card puts it back."""
+        s = self.session
+        if s.picked[kind]:
+            s.picked[kind] -= 1
+        self._say("")
+
+    def action_onto(self, slot: int) -> None:
+        """Stage the picked cards onto the team's meld in ``slot`` (a key after m, or a click
+        on the meld)."""
+        s = self.session
+        self.mode = ""
+        if not any(s.picked):
+            self._say(f"Pick cards first (their keys, or click them in your hand), then "
+                      f"click the {slot_token(slot)} meld.")
+            return
+        error = s.stage(slot)
+        self._say(error or "Staged. Pick more, or Enter to lay down.")
 
     def action_unpick(self) -> None:
         self.mode = ""
         self.session.unpick()
-        self.refresh_table()
+        self._say("")
 
     def action_clear(self) -> None:
         s = self.session
@@ -334,17 +517,16 @@ class PlayApp(App[None]):
         else:
             s.staged = []
         self._say("")
-        self.refresh_table()
 
     def action_stage(self) -> None:
         s = self.session
         if s.picked_wild_only():
             self.mode = "target"
-            self._say("Wild cards onto which meld? Press its rank key, or w for the wild meld.")
+            self._say("Wild cards onto which meld? Press its rank key (w for the wild meld), "
+                      "or click the meld.")
             return
         error = s.stage()
         self._say(error or "Staged. Pick more, or Enter to lay down.")
-        self.refresh_table()
 
     def action_commit(self) -> None:
         s = self.session
@@ -355,7 +537,6 @@ class PlayApp(App[None]):
             error = s.stage()
             if error:
                 self._say(error)
-                self.refresh_table()
                 return
         laydown = s.laydown()
         if laydown is None:
@@ -376,7 +557,7 @@ class PlayApp(App[None]):
             self._act(Discard(picked[0]))
             return
         self.mode = "discard"
-        self._say("Discard which card? Press its key (Esc cancels).")
+        self._say("Discard which card? Press its key or click it (Esc cancels).")
 
     def action_draw(self) -> None:
         if self._my_move():
@@ -395,6 +576,9 @@ class PlayApp(App[None]):
 
     def action_no(self) -> None:
         s = self.session
+        if s.game.over:
+            self.action_new_game()
+            return
         if not self._my_move():
             return
         self._act(Answer(False) if s.game.phase is Phase.ANSWER else s.key_action("knock"))
@@ -416,10 +600,9 @@ class PlayApp(App[None]):
             self._say("Undone.")
         else:
             self._say("Nothing to undo since you last learned something new.")
-        self.refresh_table()
 
     def action_hint(self) -> None:
-        self._say("Hint: " + escape(self.session.hint()))
+        self._say(self.session.hint(), "Hint:", "b")
 
     def action_skip(self) -> None:
         self.fast = True
@@ -432,13 +615,38 @@ class PlayApp(App[None]):
         self.pace = max(0.0, round(self.pace + 0.2 * step, 1))
         self._say(f"Bot pace: {self.pace:.1f} s a move.")
 
+    def action_faster(self) -> None:
+        self.action_pace(-1)
+
     def action_help(self) -> None:
-        self.push_screen(ResultScreen(HELP))
+        self.push_screen(TextScreen(HELP, title="Keys", close="Esc: close"))
+
+    def action_table(self) -> None:
+        self.push_screen(TextScreen(render.full_table_text(self.session), title="The table",
+                                    close="Esc: close"))
+
+    def action_show_log(self) -> None:
+        text = escape("\n".join(self.session.log.lines))
+        self.push_screen(TextScreen(text, title="Log", close="Esc: close", end=True))
+
+    def action_new_game(self) -> None:
+        s = self.session
+        if not s.game.over or self.new_game is None:
+            if not s.game.over:
+                self._say("A new game starts when this one is over (Ctrl+Q saves and quits).")
+            return
+        s.autosave()  # the finished game's record, whole
+        self.session = self.new_game(s)
+        self.mode = ""
+        self.fast = False
+        self._logged = -1
+        where = f" Saving to {self.session.save_path}." if self.session.save_path else ""
+        self._say(f"New game, seed {self.session.game.seed}.{where}")
+        self._schedule()
 
     async def action_quit(self) -> None:
-        saved = self.session.save()
-        del saved
+        self.session.autosave()
         self.exit()
 
     def on_unmount(self) -> None:
-        self.session.save()
+        self.session.autosave()

@@ -7,6 +7,10 @@ and the events; the game object itself is only asked what is legal and told what
 
 from __future__ import annotations
 
+import contextlib
+import os
+import stat
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +24,7 @@ from ..actions import (
     Retract,
     Stop,
 )
-from ..bots import BotError, make_bot
+from ..bots import is_bot, make_bot
 from ..bots.base import Bot
 from ..bots.hint import hint
 from ..cards import (
@@ -35,8 +39,20 @@ from ..cards import (
 )
 from ..clauses import CLAUSES
 from ..engine import Game
-from ..events import Drew, Event, Melded, Refusal, RoundDealt
-from ..narrate import describe, meld_text
+from ..events import (
+    Answered,
+    AskedToGoOut,
+    CanastaFinished,
+    Drew,
+    Event,
+    GameEnded,
+    Melded,
+    Refusal,
+    RoundDealt,
+    RoundEnded,
+    TurnBegan,
+)
+from ..narrate import describe, meld_text, merge_melds
 from ..pile import pile_status
 from ..record import Record, record_to_json, replay
 from ..rules import Rules
@@ -52,12 +68,22 @@ HUMAN_NAME = "you"
 DEFAULT_BOT = "search"
 
 
-def _is_bot(name: str) -> bool:
-    try:
-        make_bot(name)
-    except BotError:
-        return False
-    return True
+def _draw_hands(record: Record, human: int, last: int) -> list[_Hands]:
+    """The person's hand before and after each of their draws among the record's ``last``
+    moves (None for other moves), so a resumed log names the cards they drew, as it did."""
+    steps = [(seat, action) for rnd in record.rounds for seat, action in rnd.actions]
+    out: list[_Hands] = []
+    game = record.new_game()
+    for i, (seat, action) in enumerate(steps):
+        mine = i >= len(steps) - last and seat == human and isinstance(action, Draw)
+        before = view(game, human).hand if mine else None
+        game.apply(action)
+        if i >= len(steps) - last:
+            out.append((before, view(game, human).hand) if before is not None else None)
+    return out
+
+
+_Hands = tuple[tuple[int, ...], tuple[int, ...]] | None  # the person's, before and after a draw
 
 
 class PlayError(ValueError):
@@ -80,12 +106,15 @@ class Log:
     _run_seat: int = -1
     _run: dict[int, list[int]] = field(default_factory=dict)
 
-    def add(self, line: str) -> None:
+    def add(self, line: str) -> int:
+        """Add a line; its index."""
         self.lines.append(line)
         self.revision += 1
         self._run_seat = -1
+        return len(self.lines) - 1
 
-    def meld(self, seat: int, name: str, slot: int, counts: list[int]) -> None:
+    def meld(self, seat: int, name: str, slot: int, counts: list[int]) -> int:
+        """Add a meld to the seat's current line of melds; that line's index."""
         if self._run_seat != seat:
             self.lines.append("")
             self._run_seat, self._run = seat, {}
@@ -95,11 +124,52 @@ class Log:
         melds = " · ".join(f"{slot_token(s)}: {meld_text(s, *c)}" for s, c in self._run.items())
         self.lines[-1] = f"{name} {'meld' if name == YOU else 'melds'} {melds}"
         self.revision += 1
+        return len(self.lines) - 1
 
     def truncate(self, n: int) -> None:
         del self.lines[n:]
         self.revision += 1
         self._run_seat = -1
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a kill at any moment leaves either the old file
+    or the new one, never a part: a temporary file in the same folder, synced, renamed over.
+
+    A link is followed (the file it names is replaced, the link kept).  A path that is not a
+    regular file (``/dev/null``, a pipe) is written into: renaming over it would replace the
+    device itself."""
+    path = Path(os.path.realpath(path))
+    try:
+        info: os.stat_result | None = path.stat()
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if info is not None:
+        mode = info.st_mode & 0o777
+    else:
+        mask = os.umask(0)
+        os.umask(mask)
+        mode = 0o666 & ~mask
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, mode)  # as a file written in place would be, not mkstemp's 0600
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        # The data is on the disk before the name points at it.  The folder is not synced:
+        # after a power cut the name may still point at the previous record, which is whole.
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def refusal_text(refusal: Refusal) -> str:
@@ -117,12 +187,21 @@ class Session:
         self.human = human
         self.bots = bots
         self.save_path = save_path
+        self.save_error: str | None = None  # why the last save failed, until one succeeds
         self.names = seat_names(game.rules, human)
         self.log = Log()
         self.picked = [0] * NUM_KINDS  # cards chosen but not yet put on a meld
         self.staged: list[Part] = []  # melds and additions waiting for "lay down"
         self._undo: list[_Saved] = []
         self.shown_results = len(game.results)  # round-end screens already shown
+        # What the table watched happen lately, for the screen's highlights: each seat's
+        # latest turn (its events), the melds other seats changed since the
+        # person's last turn, and this turn's "may I go out?" (asker, asked, answer or None).
+        self.last_events: dict[int, list[Event]] = {}
+        self._new_turn: set[int] = set()  # seats whose turn began, with no move yet
+        self.latest = -1  # the other seat that moved last
+        self.recent: set[tuple[int, int]] = set()
+        self.question: tuple[int, int, bool | None] | None = None
         self._start_log()
 
     # ------------------------------------------------------------------ building
@@ -167,15 +246,29 @@ class Session:
         players: dict[int, Bot] = {}
         for seat, name in enumerate(names):
             if seat != human:
-                spec = name if _is_bot(name) else default_bot
+                spec = name if is_bot(name) else default_bot
                 players[seat] = make_bot(spec, seed=seed * 10 + seat + 17)
                 names[seat] = spec
         session = cls(outcome.game, names, human, players, save_path, record.description)
-        session.shown_results = len(outcome.game.results)
-        for events, seat in this_round:
-            session._log_events(events, seat)
+        game = outcome.game
+        session.shown_results = len(game.results)
+        if game.results and (game.over or not record.rounds[-1].actions):
+            # Left on a round's score screen (the next round has not begun): show it again.
+            session.shown_results -= 1
+        hands = _draw_hands(record, human, len(this_round))
+        for (events, seat), around in zip(this_round, hands, strict=True):
+            session._log_events(events, seat, *(around or (None, None)))
         session.log.add(f"resumed after {sum(len(r.actions) for r in record.rounds)} moves")
         return session
+
+    @property
+    def bot_specs(self) -> list[str]:
+        """The bot levels of the other seats in seat order."""
+        return [n for seat, n in enumerate(self.record_names) if seat != self.human]
+
+    def next_game(self, seed: int, save_path: Path | None) -> Session:
+        """A new game at the same table: the same rules, seat and bot levels."""
+        return Session.new(self.rules, seed, list(self.bot_specs), self.human, save_path)
 
     def _start_log(self) -> None:
         g = self.game
@@ -313,6 +406,7 @@ class Session:
         if not news:
             self._undo.append(saved)
         self._after(events)
+        self.autosave()
         return None
 
     def undo(self) -> bool:
@@ -325,6 +419,7 @@ class Session:
         self.picked = [0] * NUM_KINDS
         self.staged = saved.staged
         self.log.add("(undone)")
+        self.autosave()
         return True
 
     def bot_step(self) -> list[Event]:
@@ -336,29 +431,78 @@ class Session:
         events = g.apply(action)
         self._log_events(events, actor)
         self._after(events)
+        self.autosave()
         return events
 
     def _after(self, events: list[Event]) -> None:
         if any(e.name in ("round_end", "game_end") for e in events):
-            self.save()
             self._undo.clear()
 
     def _log_events(self, events: list[Event], actor: int,
-                    hand_before: tuple[int, ...] | None = None) -> None:
+                    hand_before: tuple[int, ...] | None = None,
+                    hand_after: tuple[int, ...] | None = None) -> None:
+        if actor == self.human and any(isinstance(e, TurnBegan) for e in events):
+            # The person's turn is over: what the others change from now on is new.
+            self.recent.clear()
         for e in events:
+            self._watch(e)
             if isinstance(e, Drew) and e.seat == self.human and hand_before is not None:
                 # The person sees their own new cards; the table sees only how many.
-                self.log.add(drawn_text(hand_before, self.view().hand, e, self.names))
-                continue
-            if isinstance(e, Melded):
+                after = hand_after if hand_after is not None else self.view().hand
+                self.log.add(drawn_text(hand_before, after, e, self.names))
+            elif isinstance(e, Melded):
                 self.log.meld(e.seat, self.names[e.seat], e.slot,
                               [e.naturals, e.twos, e.jokers])
+            else:
+                line = describe(e, self.names, self.human)
+                if line:
+                    self.log.add(line)
+                if isinstance(e, RoundDealt):
+                    self._log_minimum()
+
+    def _watch(self, e: Event) -> None:
+        """Keep the table's recent happenings that the screen highlights."""
+        if isinstance(e, RoundDealt):
+            self.last_events.clear()
+            self._new_turn.clear()
+            self.recent.clear()
+            self.question = None
+            self.latest = -1
+        elif isinstance(e, TurnBegan):
+            self._new_turn.add(e.seat)
+            self.question = None
+        elif isinstance(e, RoundEnded | GameEnded) or not 0 <= e.seat < self.rules.players:
+            return
+        else:
+            if e.seat in self._new_turn:
+                # The seat's previous turn stays in sight until it makes its first move.
+                self._new_turn.discard(e.seat)
+                self.last_events[e.seat] = []
+            self.last_events.setdefault(e.seat, []).append(e)
+            if e.seat != self.human:
+                self.latest = e.seat
+            if isinstance(e, Melded | CanastaFinished) and e.seat != self.human:
+                self.recent.add((self.rules.team_of(e.seat), e.slot))
+            elif isinstance(e, AskedToGoOut):
+                self.question = (e.seat, e.partner, None)
+            elif isinstance(e, Answered) and self.question is not None:
+                self.question = (self.question[0], self.question[1], e.yes)
+
+    def last_move(self, seat: int) -> list[str]:
+        """The seat's latest turn in words, without its name in front."""
+        out: list[str] = []
+        previous: Event | None = None
+        for e in merge_melds(self.last_events.get(seat, [])):
+            words = describe(e, self.names, self.human, subject=False)
+            if not words:
                 continue
-            line = describe(e, self.names, self.human)
-            if line:
-                self.log.add(line)
-            if isinstance(e, RoundDealt):
-                self._log_minimum()
+            if isinstance(e, Melded) and isinstance(previous, Melded) and out:
+                # Melds in a row read as one: "melds 9: 9 · 7: 7 7 2".
+                out[-1] += " · " + words.removeprefix("melds ")
+            else:
+                out.append(words)
+            previous = e
+        return out
 
     def _log_minimum(self) -> None:
         g = self.game
@@ -377,13 +521,22 @@ class Session:
         return record_to_json(self.record())
 
     def save(self) -> Path | None:
+        """Write the game record (atomically); raises OSError when it cannot be written."""
         if self.save_path is None:
             return None
-        self.save_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.save_path.with_suffix(self.save_path.suffix + ".tmp")
-        tmp.write_text(self.record_json(), encoding="utf-8")
-        tmp.replace(self.save_path)
+        write_atomic(self.save_path, self.record_json())
         return self.save_path
+
+    def autosave(self) -> bool:
+        """Save after a move, so a closed terminal, a kill or a crash loses nothing; a failure
+        is kept in ``save_error`` for the screen, not raised."""
+        try:
+            self.save()
+        except OSError as err:
+            self.save_error = f"cannot save to {self.save_path}: {err.strerror or err}"
+            return False
+        self.save_error = None
+        return True
 
     def key_action(self, name: str) -> Action | None:
         """The atomic action a single key stands for, in the current phase."""

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..cards import NUM_KINDS, format_cards
+from ..cards import NUM_KINDS, format_cards, plural
 from ..events import Drew
-from ..narrate import YOU, plural
+from ..narrate import YOU
 
 __all__ = ["YOU", "drawn_text", "seat_names"]
 from ..rules import Rules
