@@ -80,13 +80,41 @@ def test_a_whole_round_by_clicks_with_three_bots(server: Server, browser: Browse
     watcher.goto(f"{server.base}/t/{table}")
     start(page)
     player = Player(page, server, table, 0)
-    seen: dict[str, Any] = {"moves": 0, "staged_shot": False, "hint": False}
+    seen: dict[str, Any] = {"moves": 0, "refused": False, "hint": False, "undone": False}
 
     def on_move(p: Player) -> None:
         # Nothing hidden, from the DOM of the player's page and a spectator's, at every move.
         check_nothing_hidden(page, server, table, 0)
         check_nothing_hidden(watcher, server, table, None)
         seen["moves"] += 1
+        if not seen["undone"] and page.locator("#act-undo:not([disabled])").count():
+            # The lay-down just made is taken back: the cards come back to the hand.
+            before = len(dom_hand(page))
+            version = game_state(page)["version"]
+            page.click("#act-undo")
+            page.wait_for_function("(v) => window.handfoot.game.conn.version > v", arg=version)
+            assert len(dom_hand(page)) > before
+            seen["undone"] = True
+            check_nothing_hidden(page, server, table, 0)
+        if not seen["refused"] and game_state(page)["phase"] == "meld":
+            pair = next((t for t in sorted(set(dom_hand(page)))
+                         if dom_hand(page).count(t) >= 2 and t not in ("R3", "B3")), None)
+            if pair is not None:
+                # Two cards are no meld: the engine's refusal shows beside the staged cards.
+                for _ in range(2):
+                    p.pick(pair)
+                page.click("#act-meld")
+                if page.locator("button.target").count():
+                    page.click("button.target[data-target='wild']")
+                page.wait_for_selector(".stage .check.no")
+                page.click("#act-lay")
+                refusal = page.wait_for_selector(".stage .refusal")
+                assert refusal is not None and "rule" in refusal.inner_text()
+                shot(page, "desktop-refusal")
+                page.click("#act-clear")
+                page.wait_for_function("() => !document.querySelector('.stage .refusal')")
+                assert sorted(dom_hand(page)) == real_hand(server, table, 0)
+                seen["refused"] = True
         if seen["moves"] == 2:
             shot(page, "desktop-table", full=True)
         if not seen["hint"] and page.locator("#act-hint:not([disabled])").count():
@@ -107,7 +135,7 @@ def test_a_whole_round_by_clicks_with_three_bots(server: Server, browser: Browse
             shot(page, "desktop-final")
 
     play_until(player, lambda s: False, on_move=on_move, on_dialog=on_dialog)
-    assert seen["moves"] >= 3 and seen["hint"]
+    assert seen["moves"] >= 3 and seen["hint"] and seen["refused"] and seen["undone"], seen
     assert game_state(page)["phase"] == "game-over"
     watcher.wait_for_function("() => window.handfoot.game.view.phase === 'game-over'")
     assert "Log" in page.inner_text("#side")
@@ -127,13 +155,23 @@ def test_a_whole_round_by_keys_only(server: Server, browser: Browser) -> None:
     shot(page, "tablet-help")
     page.keyboard.press("Escape")
     page.wait_for_function("() => !document.getElementById('help-dialog')")
+    # The settings are kept in the browser: a four-colour deck and high contrast survive a
+    # reload.
+    page.click("#settings-button")
+    page.check("#setting-fourColour")
+    page.check("#setting-contrast")
+    page.keyboard.press("Escape")
+    page.reload()
+    page.wait_for_selector(".game")
+    assert page.evaluate("document.documentElement.className") == "four-colour contrast"
+    page.locator("body").focus()
     player = Player(page, server, table, 1, keys=True)
     shots = {"n": 0}
 
     def on_move(p: Player) -> None:
         shots["n"] += 1
         if shots["n"] == 3:
-            shot(page, "tablet-table", full=True)
+            shot(page, "tablet-table-contrast", full=True)
 
     play_until(player, lambda s: False, on_move=on_move)
     assert player.moves >= 3
@@ -235,6 +273,30 @@ def test_partners_ask_and_the_answer_binds(server: Server, browser: Browser) -> 
 
     assert "asker" in asked and "answerer" in asked and asked.get("bound"), asked
     assert g.over and g.results[-1].went_out == asked["asker"]
+    assert not errors, errors
+
+
+# ====================================================================== a seat taken over
+def test_a_dropped_partner_is_played_by_a_bot_marked_for_everyone(server: Server,
+                                                                   browser: Browser) -> None:
+    ann = new_page(browser, DESKTOP)
+    bob = new_page(browser, DESKTOP)
+    errors = watch_errors(ann)
+    ann.goto(f"{server.base}/")
+    ann.wait_for_selector("#rules-status.ok")
+    ann.fill("#opt-hold", "1")
+    table = create_table(ann, server, house=ONE_ROUND, keep_options=True)
+    join_table(bob, f"{server.base}/t/{table}", "Bob", 2)
+    start(ann)
+    bob.wait_for_selector(".game")
+    bob.context.close()  # Bob's browser is gone
+    bob_seat = ann.locator(".seat[data-seat='2']")
+    bob_seat.get_by_text("away").first.wait_for()
+    player = Player(ann, server, table, 0)
+    state = play_until(player, lambda s: "a heuristic bot plays for them" in
+                       bob_seat.inner_text(), timeout=120)
+    assert state["phase"] != "game-over"
+    shot(ann, "desktop-bot-takes-over")
     assert not errors, errors
 
 

@@ -50,10 +50,12 @@ def watch_errors(page: Page) -> list[str]:
 # ---------------------------------------------------------------------- the lobby
 def create_table(page: Page, server: Server, name: str = "Ann", seat: int = 0,
                  hints: bool = True, pace: float = 0.0, players: int = 4,
-                 house: dict[str, Any] | None = None, bots: str | None = None) -> str:
+                 house: dict[str, Any] | None = None, bots: str | None = None,
+                 keep_options: bool = False) -> str:
     """Start a table from the first page, as its host, and sit at ``seat``.  House rules are
-    typed into their controls."""
-    page.goto(f"{server.base}/")
+    typed into their controls.  ``keep_options``: the page is already open, options set."""
+    if not keep_options:
+        page.goto(f"{server.base}/")
     page.wait_for_selector("#create")
     page.wait_for_selector("#rules-status.ok")
     page.fill("#my-name", name)

@@ -292,6 +292,11 @@ class TablePage {
 
 function boot() {
   applySettings();
+  // The table's status line sits just under the bar, whatever height the bar has.
+  const bar = byId("bar");
+  const measure = () => document.documentElement.style.setProperty("--bar-h", `${bar.offsetHeight}px`);
+  measure();
+  if (window.ResizeObserver) new ResizeObserver(measure).observe(bar);
   byId("loading")?.remove();
   let app = null;
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
