@@ -132,3 +132,19 @@ def test_the_pile_and_the_quota_and_a_checked_lay_down_on_the_wire(server: Serve
         await watcher.close()
 
     asyncio.run(go())
+
+
+def test_the_page_ships_with_the_package() -> None:
+    """A plain ``pip install .`` serves the page: every file under static/ matches a pattern
+    of pyproject's package data."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"]["handfoot"]
+    package = root / "src" / "handfoot"
+    files = [p.relative_to(package).as_posix() for p in (package / "server" / "static").rglob("*")
+             if p.is_file()]
+    assert files and all(any(fnmatch.fnmatch(f, pat) for pat in patterns) for f in files), files

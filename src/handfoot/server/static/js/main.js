@@ -207,6 +207,7 @@ class TablePage {
     const g = this.game;
     if (r.action.startsWith("lay")) {
       g.refusal = r;
+      this.say("");
       this.render();
       announce(`Refused: ${r.reason}`);
     } else {

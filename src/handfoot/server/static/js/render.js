@@ -94,17 +94,17 @@ function seatItem(g, seat) {
   const info = v.seats[seat];
   const t = g.table.seats[seat];
   const turn = v.actor === seat;
-  const lines = [];
-  const where = packetName(g, info.packet);
-  lines.push(h("span", { class: "count" }, `${plural(info.hand_size, "card")} in ${seat === g.seat ? "your" : "their"} ${where}`));
+  const facts = [];
+  const fact = (text, cls = "") => facts.push(h("span", { class: `fact ${cls}`.trim() }, text));
+  fact(`${plural(info.hand_size, "card")} in ${seat === g.seat ? "your" : "their"} ${packetName(g, info.packet)}`, "count");
   const waiting = info.packet_sizes.map((n, i) => `${packetName(g, info.packet + 1 + i)} ${n}`);
-  lines.push(h("span", {}, waiting.length ? `waiting: ${waiting.join(", ")}` : "no packet waiting"));
-  if (info.red_threes) lines.push(h("span", {}, `red threes laid: ${info.red_threes}`));
-  if (info.knee_pending) lines.push(h("span", {}, "knee due"));
+  fact(waiting.length ? `waiting: ${waiting.join(", ")}` : "no packet waiting");
+  if (info.red_threes) fact(`red threes laid: ${info.red_threes}`);
+  if (info.knee_pending) fact("knee due");
   if (seat !== g.seat && info.known) {
     const known = counts(info.known);
     const text = Object.entries(known).map(([k, n]) => (n > 1 ? `${k} ×${n}` : k)).join(", ");
-    if (text) lines.push(h("span", {}, `holds from the pile: ${text}`));
+    if (text) fact(`holds from the pile: ${text}`);
   }
   const badges = [];
   if (t.occupant === "bot") badges.push(h("span", { class: "badge" }, `bot (${t.bot})`));
@@ -122,9 +122,9 @@ function seatItem(g, seat) {
     turn ? h("span", { class: "marker" }, "▶ ") : null,
     h("strong", {}, seatLabel(g, seat)),
     h("span", { class: "team" }, ` · team ${teamLetter(g.team(seat))}`),
-    turn ? h("span", { class: "sr-only" }, " (to play)") : null),
-  badges.length ? h("p", { class: "badges" }, badges) : null,
-  h("p", { class: "seat-facts" }, lines));
+    turn ? h("span", { class: "sr-only" }, " (to play)") : null,
+    badges),
+  h("p", { class: "seat-facts" }, facts));
 }
 
 function seatsPanel(g) {
