@@ -117,6 +117,7 @@ def test_a_whole_round_by_clicks_with_three_bots(server: Server, browser: Browse
                 seen["refused"] = True
         if seen["moves"] == 2:
             shot(page, "desktop-table", full=True)
+            shot(page, "desktop-table-top")
         if not seen["hint"] and page.locator("#act-hint:not([disabled])").count():
             page.click("#act-hint")
             page.wait_for_function("() => /Hint: the heuristic bot would/"

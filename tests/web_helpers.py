@@ -35,6 +35,9 @@ def launch(pw: Playwright) -> Browser:
 def shot(page: Page, name: str, full: bool = False) -> Path:
     SCREENSHOTS.mkdir(exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
+    if full:
+        # From the top, so the bar and the status line (sticky) sit where they belong.
+        page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(path), full_page=full)
     return path
 
@@ -155,11 +158,11 @@ def check_nothing_hidden(page: Page, server: Server, table: str, seat: int | Non
     assert page.locator(".seat .card").count() == 0
     # Cards another seat holds are never named in its panel, except those the whole table
     # watched it take from the pile ("holds from the pile").
-    for seat_text in page.locator(".seat .seat-facts").all_inner_texts():
-        for line in seat_text.splitlines():
-            assert re.fullmatch(r"\d+ cards? in (your|their) \w+( \d)?|waiting: .*|no packet "
-                                r"waiting|red threes laid: \d+|knee due|holds from the pile: .*",
-                                line.strip()), line
+    for fact in page.locator(".seat .seat-facts .fact").all_inner_texts():
+        assert re.fullmatch(r"\d+ cards? in (your|their) \w+( \d)?|waiting: .*|no packet "
+                            r"waiting|red threes laid: \d+|knee due|holds from the pile: .*",
+                            fact.strip()), fact
+    assert page.locator(".seat .seat-facts > :not(.fact)").count() == 0
 
 
 # ---------------------------------------------------------------------- planning

@@ -100,7 +100,6 @@ class TablePage {
       case "state":
         g.onState(m);
         if (this.resultsSeen === null) this.resultsSeen = m.view.results.length;
-        if (m.view.phase === "game-over") this.finalShown = this.finalShown || this.resultsSeen === m.view.results.length;
         break;
       case "update":
         g.onUpdate(m);
