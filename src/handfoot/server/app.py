@@ -32,9 +32,10 @@ from .connection import Connection
 from .drivers import BOTS, BotRunner
 from .keeping import GameKeeper, KeepingError, record_mapping
 from .rules_form import explained, options, presets
+from .seats import bot_levels
 from .stats import Stats
 from .storage import SeatRow, Storage, StorageError, TableRow
-from .table import LOBBY, Table, bot_levels
+from .table import LOBBY, Table
 from .tokens import looks_like_host_token, new_host_token, new_table_id, token_hash
 
 log = logging.getLogger("handfoot.server")

@@ -89,3 +89,11 @@ def error(code: str, message: str, reply_to: str | int | None = None,
         out["reply_to"] = reply_to
     out |= {"code": code, "message": message, **extra}
     return out
+
+
+def reply(message: dict[str, Any], reply_to: str | int | None) -> dict[str, Any]:
+    """The message as the answer to the client's message ``reply_to`` (its ``id``)."""
+    if reply_to is None:
+        return message
+    return {"type": message["type"], "reply_to": reply_to,
+            **{k: v for k, v in message.items() if k != "type"}}

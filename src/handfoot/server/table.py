@@ -15,17 +15,12 @@ import html
 import logging
 import secrets
 import time
-import unicodedata
 from collections import deque
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from handfoot.actions import Action, ActionSyntaxError, Draw, parse_action
-from handfoot.bots.base import Bot
 from handfoot.bots.hint import hint
 from handfoot.clauses import CLAUSES
-from handfoot.events import Event
-from handfoot.narrate import merge_melds
 from handfoot.rules import Rules
 from handfoot.undo import teaches
 from handfoot.views import view
@@ -40,96 +35,23 @@ from .messages import (
     pile_mapping,
     public_view,
     quota_missing,
+    reply,
     seat_view,
 )
+from .seats import BOT, OPEN, PERSON, Client, Seat, bot_levels, clean_text
 from .stats import Stats
 from .storage import ActionRow, Storage, StoredTable
 from .tokens import matches, new_seat_token, token_hash
-from .words import drawn_line, event_mapping, event_text
+from .updates import Entry, LogItem, log_lines
+from .words import drawn_line, event_mapping
 
 log = logging.getLogger("handfoot.server")
 
-PERSON, BOT, OPEN = "person", "bot", "open"
 LOBBY, PLAYING, OVER = "lobby", "playing", "over"
 
 
 class TableClosed(Exception):
     """The table left memory (nobody was at it); look it up again for a fresh copy."""
-
-
-class Client(Protocol):
-    """A connection as the table sees it (connection.py)."""
-
-    seat: int | None
-    host: bool
-
-    def send(self, text: str) -> None: ...
-
-    def close(self, code: int, reason: str) -> None: ...
-
-
-@dataclass(slots=True)
-class Seat:
-    index: int
-    team: int
-    name: str
-    token_hash: str | None  # set: a person's seat
-    level: str  # the bot that plays it when no person does
-    client: Client | None = None
-    driver: str = PERSON
-    hold_left: float = 0.0
-    hold_since: float | None = None  # when the running hold began counting
-    hand_back: bool = False  # the person is back; the bot hands over at the next turn
-    bot: Bot | None = None
-
-    @property
-    def person(self) -> bool:
-        return self.token_hash is not None
-
-
-@dataclass(slots=True)
-class Entry:
-    """One update as every client may see it (kept for reconnecting clients).  Its words are
-    made for each reader: "You draw 2 cards" for the drawer, "Ann draws 2 cards" for others,
-    and the drawer's own copy names the cards drawn."""
-
-    version: int
-    seat: int
-    by: str
-    action: str
-    events: list[dict[str, Any]]  # the wire form, the same for everyone
-    raw: list[Event]
-    names: list[str]
-    drawn: str | None = None  # the actor's own draw line
-    undone: int = 0  # for an undo: the steps taken back
-    _lines: dict[int | None, list[str]] = field(default_factory=dict)
-
-    def log(self, reader: int | None) -> list[str]:
-        lines = self._lines.get(reader)
-        if lines is None:
-            you = reader if reader is not None else -1
-            if self.undone:
-                who = "You take" if reader == self.seat else f"{self.names[self.seat]} takes"
-                steps = "a step" if self.undone == 1 else f"{self.undone} steps"
-                lines = [f"{who} back {steps}"]
-            else:
-                lines = []
-                # A lay-down's steps on one meld read as one line ("You meld 6: 6 6 JK").
-                for e in merge_melds(self.raw):
-                    if self.drawn is not None and reader == self.seat and e.name == "draw" \
-                            and e.seat == reader:
-                        lines.append(self.drawn)
-                    elif line := event_text(e, self.names, you):
-                        lines.append(line)
-            self._lines[reader] = lines
-        return lines
-
-    def public(self, reader: int | None) -> dict[str, Any]:
-        return {"version": self.version, "seat": self.seat, "by": self.by,
-                "action": self.action, "events": self.events, "log": self.log(reader)}
-
-
-LogItem = str | Entry  # a line for everyone, or an update's lines in each reader's words
 
 
 class Table:
@@ -219,7 +141,7 @@ class Table:
             self.clients.add(client)
             if seat is not None:
                 self._seat_client(seat, client)
-            self._send(client, _reply(self._welcome(client), hello.id))
+            self._send(client, reply(self._welcome(client), hello.id))
             self._broadcast_table()
             self._send_state(client, hello.last_version)
             self._kick()
@@ -280,7 +202,7 @@ class Table:
             seat.driver = PERSON
             seat.hold_left = self.options.seat_hold
             self._seat_client(seat, client)
-            self._send(client, _reply({"type": "joined", "seat": seat.index,
+            self._send(client, reply({"type": "joined", "seat": seat.index,
                                        "seat_token": token}, msg.id))
             self._broadcast_table()
 
@@ -413,7 +335,7 @@ class Table:
             laid = g.staged if mine else 0
             minimum = g.minimum if mine else g.opening_minimum(team)
             opening = {"laid": laid + points, "minimum": minimum}
-        self._send(client, _reply({"type": "checked", "action": action.text,
+        self._send(client, reply({"type": "checked", "action": action.text,
                                    "ok": refusal is None, "clause": clause,
                                    "rule": CLAUSES.get(clause, ""), "reason": reason,
                                    "points": points, "opening": opening}, msg.id))
@@ -447,11 +369,11 @@ class Table:
         g = self.keeper.game
         legal = g.legal_actions() if g.actor == seat and not g.over else []
         if not legal:
-            self._send(client, _reply({"type": "hint", "action": None,
+            self._send(client, reply({"type": "hint", "action": None,
                                        "text": "nothing to do: it is not your move"}, msg.id))
             return
         best = hint(view(g, seat), legal)
-        self._send(client, _reply({"type": "hint", "action": best.text,
+        self._send(client, reply({"type": "hint", "action": best.text,
                                    "text": f"the heuristic bot would {best.text}"}, msg.id))
 
     def chat(self, client: Client, msg: p.Chat) -> None:
@@ -465,11 +387,11 @@ class Table:
                 "text": html.escape(text)}
         out = dumps(line)
         for other in self.clients:
-            other.send(out if other is not client else dumps(_reply(line, msg.id)))
+            other.send(out if other is not client else dumps(reply(line, msg.id)))
 
     def sync(self, client: Client, msg: p.Sync) -> None:
         if self.keeper is None:
-            self._send(client, _reply(self.table_message(), msg.id))
+            self._send(client, reply(self.table_message(), msg.id))
         else:
             self._send_state(client, msg.last_version, msg.id)
 
@@ -491,7 +413,7 @@ class Table:
     def _refuse(self, client: Client, reply_to: str | int | None, text: str,
                 refusal: tuple[str, str]) -> None:
         clause, reason = refusal
-        self._send(client, _reply({"type": "refused", "action": text, "clause": clause,
+        self._send(client, reply({"type": "refused", "action": text, "clause": clause,
                                    "rule": CLAUSES.get(clause, ""), "reason": reason},
                                   reply_to))
 
@@ -723,7 +645,7 @@ class Table:
         text = dumps(message)
         for client in self.clients:
             if client is asker and reply_to is not None:
-                client.send(dumps(_reply(message, reply_to)))
+                client.send(dumps(reply(message, reply_to)))
             else:
                 client.send(text)
 
@@ -741,26 +663,14 @@ class Table:
             self._send(client, {"type": "catch_up", "from": last_version,
                                 "to": self.version, "entries": entries})
         g = self.keeper.game
-        self._send(client, _reply({
+        self._send(client, reply({
             "type": "state", "version": self.version, "game": self.game_no,
             "view": seat_view(g, seat) if seat is not None else public_view(g),
             "legal": legal_texts(g, seat) if self._drives(seat) else [],
             "can_undo": self._can_undo(seat),
             "pile": pile_mapping(g, seat), "quota_missing": quota_missing(g),
-            "log": self._log_lines(seat),
+            "log": log_lines(self.log, seat, p.LOG_LINES),
         }, reply_to))
-
-    def _log_lines(self, reader: int | None) -> list[str]:
-        """The last lines of the log, in the reader's words."""
-        lines: list[str] = []
-        for item in reversed(self.log):
-            if isinstance(item, str):
-                lines.append(item)
-            else:
-                lines.extend(reversed(item.log(reader)))
-            if len(lines) >= p.LOG_LINES:
-                break
-        return lines[p.LOG_LINES - 1::-1] if len(lines) >= p.LOG_LINES else lines[::-1]
 
     async def close(self) -> None:
         self.closed = True
@@ -769,37 +679,6 @@ class Table:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-
-
-# ==================================================================== helpers
-def _reply(message: dict[str, Any], reply_to: str | int | None) -> dict[str, Any]:
-    if reply_to is None:
-        return message
-    return {"type": message["type"], "reply_to": reply_to,
-            **{k: v for k, v in message.items() if k != "type"}}
-
-
-def clean_text(text: str, limit: int) -> str:
-    """Text from a person with control and format characters removed, spaces trimmed and
-    runs of spaces joined, at most ``limit`` characters."""
-    kept = "".join(ch if not unicodedata.category(ch).startswith("C") else " " for ch in text)
-    return " ".join(kept.split())[:limit]
-
-
-def bot_levels(spec: str | list[str], seats: int,
-               reply_to: str | int | None = None) -> list[str]:
-    from .drivers import BotError, check_level
-
-    levels = [spec] if isinstance(spec, str) else list(spec)
-    if len(levels) == 1:
-        levels = levels * seats
-    if len(levels) != seats:
-        raise p.ProtocolError("bad_message", f"bots: {seats} seats need one level or "
-                              f"{seats}, not {len(levels)}", reply_to)
-    try:
-        return [check_level(level) for level in levels]
-    except BotError as err:
-        raise p.ProtocolError("bad_message", f"bots: {err}", reply_to) from None
 
 
 def _server_name() -> str:
