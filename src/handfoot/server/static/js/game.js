@@ -55,11 +55,6 @@ export class Game {
     return this.legal.some((a) => a.startsWith(prefix));
   }
 
-  names() {
-    const seats = (this.table && this.table.seats) || [];
-    return seats.map((s) => (s.seat === this.seat ? "You" : s.name || `Seat ${s.seat + 1}`));
-  }
-
   team(seat) {
     return this.table.seats[seat].team;
   }

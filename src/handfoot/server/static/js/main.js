@@ -4,7 +4,7 @@ import { h, fill, byId, announce } from "./dom.js";
 import { getJSON } from "./api.js";
 import { Connection } from "./net.js";
 import { Game } from "./game.js";
-import { renderGame } from "./render.js";
+import { renderGame, PHASE_WORDS } from "./render.js";
 import { renderLobby } from "./lobby.js";
 import { homePage } from "./home.js";
 import { installKeys } from "./keys.js";
@@ -158,7 +158,8 @@ class TablePage {
     if (!v) return;
     const mine = g.myMove;
     if (mine && !this.wasMine) {
-      announce(v.phase === "answer" ? "Your partner asks: may I go out?" : "Your turn.");
+      announce(v.phase === "answer" ? "Your partner asks: may I go out?"
+        : `Your turn: ${PHASE_WORDS[v.phase] || v.phase}.`);
     } else if (!mine && this.wasMine) {
       announce("");
     }

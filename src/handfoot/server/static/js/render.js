@@ -7,7 +7,7 @@ import {
 } from "./cards.js";
 import { Game } from "./game.js";
 
-const PHASE_WORDS = {
+export const PHASE_WORDS = {
   draw: "draw (s) or take the pile (p)",
   "pile-opening": "finish your opening from the pile (Enter) or take it back (r)",
   meld: "meld, then discard (d)",
@@ -173,13 +173,20 @@ function pilePanel(g) {
 }
 
 // ====================================================================== melds
-function meldWords(rules, slot, n, twos, jokers) {
+function meldWords(slot, n, twos, jokers) {
   const wild = twos + jokers;
   const size = n + wild;
   const kind = slot === "wild" ? "wild" : wild ? "dirty" : "clean";
-  const parts = slot === "wild" ? [plural(size, "wild card")]
-    : [`${n} natural${n === 1 ? "" : "s"}` + (wild ? ` + ${wild} wild` : "")];
-  return { kind, size, text: parts.join("") };
+  const text = slot === "wild" ? plural(size, "wild card")
+    : `${n} natural${n === 1 ? "" : "s"}` + (wild ? ` + ${wild} wild` : "");
+  return { kind, size, text };
+}
+
+// A finished canasta in words: "clean canasta of Js", "wild canasta", "7s canasta".
+function canastaWords(slot, kind) {
+  if (slot === "wild") return "wild canasta";
+  if (kind === "clean" || kind === "dirty") return `${kind} canasta of ${slot}s`;
+  return `${kind} canasta`; // a rank canasta with its own bonus (7s, 5s in the knee game)
 }
 
 function teamPanel(g, team) {
@@ -190,11 +197,10 @@ function teamPanel(g, team) {
   for (const c of info.canastas) {
     const [slot, n, twos, jokers, kind] = c;
     const size = n + twos + jokers;
-    const kindWord = /^\d|^[JQKA]/.test(kind) ? `${kind} canasta` : `${kind} canasta`;
-    items.push(h("li", { class: `meld canasta ${kind === "clean" || kind === "dirty" || kind === "wild" ? kind : "rank"}` },
+    items.push(h("li", { class: `meld canasta ${["clean", "dirty", "wild"].includes(kind) ? kind : "rank"}` },
       cardFace(slot === "wild" ? "JK" : slot),
       h("span", { class: "meld-text" },
-        h("strong", {}, `★ ${kindWord}`), ` of ${slot === "wild" ? "wild cards" : slot + "s"}: ${size} cards`,
+        h("strong", {}, `★ ${canastaWords(slot, kind)}`), `: ${size} cards`,
         wilds(twos, jokers, slot))));
   }
   const order = [...RANKS, "wild"];
@@ -202,7 +208,7 @@ function teamPanel(g, team) {
     const m = info.melds[slot];
     if (!m) continue;
     const [n, twos, jokers] = m;
-    const w = meldWords(rules, slot, n, twos, jokers);
+    const w = meldWords(slot, n, twos, jokers);
     const full = w.size >= rules.canasta_size;
     items.push(h("li", { class: `meld ${w.kind}` },
       cardFace(slot === "wild" ? "JK" : slot),

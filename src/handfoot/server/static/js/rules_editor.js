@@ -52,7 +52,7 @@ function control(option, value, set) {
       return h("fieldset", { class: "cards-choice", id },
         h("legend", { class: "sr-only" }, option.label),
         option.cards.map((card) => h("label", { class: "check" },
-          h("input", { type: "checkbox", checked: chosen.has(card), onchange: (e) => {
+          h("input", { type: "checkbox", id: inputId(key, card), checked: chosen.has(card), onchange: (e) => {
             if (e.target.checked) chosen.add(card); else chosen.delete(card);
             set(option.cards.filter((c) => chosen.has(c)));
           } }), card)));
@@ -64,7 +64,7 @@ function control(option, value, set) {
       return h("fieldset", { class: "grid-inputs", id },
         h("legend", { class: "sr-only" }, option.label),
         names.map((name) => h("label", {}, h("span", {}, name),
-          h("input", { type: "number", step: "1", value: table[name] === undefined ? "" : String(table[name]),
+          h("input", { type: "number", step: "1", id: inputId(key, name), value: table[name] === undefined ? "" : String(table[name]),
             inputmode: "numeric",
             onchange: (e) => {
               if (e.target.value.trim() === "") delete table[name];
