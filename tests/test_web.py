@@ -371,6 +371,17 @@ def test_no_serious_accessibility_violations(server: Server, browser: Browser) -
     page.goto(f"{server.base}/")
     page.wait_for_selector("#rules-status.ok")
     found = {"home": axe(page)}
+    # A house rule the engine refuses: its own message, beside the option it names.
+    page.click("details.house > summary")
+    page.fill("#rule-turn_cap", "5")
+    page.dispatch_event("#rule-turn_cap", "change")
+    wrong = page.wait_for_selector(".rule.wrong[data-key='turn_cap']")
+    assert wrong is not None and "turn_cap: must be at least 10 turns" in wrong.inner_text()
+    assert "refuses these rules" in page.inner_text("#rules-status")
+    found["home-refused"] = axe(page)
+    page.fill("#rule-turn_cap", "400")
+    page.dispatch_event("#rule-turn_cap", "change")
+    page.wait_for_selector("#rules-status.ok")
     create_table(page, server, house=ONE_ROUND)
     found["lobby"] = axe(page)
     start(page)

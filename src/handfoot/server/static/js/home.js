@@ -58,7 +58,7 @@ export async function homePage(root) {
     if (!x) return;
     summary.textContent = `${x.rules.source}. ${x.summary}.`;
     fill(words, rulesInWords(x));
-    fill(editor, rulesEditor(form.options, { ...x.rules, ...choice.set }, x.house_rules, setRule));
+    fill(editor, rulesEditor(form.options, { ...x.rules, ...choice.set }, x.house_rules, setRule, state.error));
     drawSeats();
   }
 

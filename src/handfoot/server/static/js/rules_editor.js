@@ -88,7 +88,10 @@ const HOW = {
 };
 
 // The editor: every non-seating option grouped by the rule book's sections.
-export function rulesEditor(options, rules, houseRules, onSet) {
+export function rulesEditor(options, rules, houseRules, onSet, error = null) {
+  // The engine's refusal names its setting ("rules: turn_cap: must be ..."): shown there too.
+  const named = error && error.match(/^rules: ([a-z_]+)[.:]/);
+  const wrong = named ? named[1] : null;
   const bySection = new Map();
   for (const option of options) {
     if (option.seating) continue;
@@ -103,12 +106,18 @@ export function rulesEditor(options, rules, houseRules, onSet) {
       opts.map((option) => {
         const id = inputId(option.key);
         const labelled = !["cards", "card_values", "kinds"].includes(option.kind);
-        return h("div", { class: "rule" + (marked.has(option.key) ? " house" : ""), dataset: { key: option.key } },
+        const input = control(option, rules[option.key], (value) => onSet(option.key, value));
+        if (wrong === option.key) {
+          input.setAttribute("aria-invalid", "true");
+          input.setAttribute("aria-describedby", `${id}-error`);
+        }
+        return h("div", { class: "rule" + (marked.has(option.key) ? " house" : "") + (wrong === option.key ? " wrong" : ""), dataset: { key: option.key } },
           labelled ? h("label", { for: id }, option.label) : h("span", { class: "label", id: `${id}-label` }, option.label),
           h("span", { class: "clause" }, ` rule ${option.clause}`),
           marked.has(option.key) ? h("span", { class: "badge" }, "house rule") : null,
-          control(option, rules[option.key], (value) => onSet(option.key, value)),
-          HOW[option.kind] ? h("small", { id: `${id}-how` }, HOW[option.kind]) : null);
+          input,
+          HOW[option.kind] ? h("small", { id: `${id}-how` }, HOW[option.kind]) : null,
+          wrong === option.key ? h("p", { class: "refusal", id: `${id}-error` }, `✗ ${error.replace(/^rules: /, "")}`) : null);
       }))));
 }
 
