@@ -21,7 +21,7 @@ import handfoot
 
 # Sub-packages that are front ends or tooling, never core.
 NON_CORE_SUBPACKAGES = frozenset(
-    {"cli", "bots", "sim", "tui", "scorekeeper", "print", "server", "env"}
+    {"cli", "bots", "sim", "tui", "scorekeeper", "print", "server", "env", "openspiel"}
 )
 
 # Module-level functions of `random` that use the hidden global generator.

@@ -12,11 +12,11 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import HandfootError
-from .base import Bot
+from .base import Bot, BotError
 from .basic import BasicBot
 from .heuristic import HeuristicBot
 from .oracle import OracleBot
+from .policy import PolicyBot
 from .random_bot import RandomBot
 from .search import SearchBot
 
@@ -33,9 +33,13 @@ ANALYSIS_BOTS: dict[str, Callable[..., Bot]] = {
     "oracle": OracleBot,
 }
 
+# Bots that play a trained model from a file (policy:path=FILE): outside the ladder above.
+MODEL_BOTS: dict[str, Callable[..., Bot]] = {
+    "policy": PolicyBot,
+}
 
-class BotError(HandfootError):
-    """An unknown bot name or a bad bot option."""
+# Options whose values are text, not numbers.
+TEXT_OPTIONS = frozenset({"path"})
 
 
 # The bots' numeric options, with the range that makes sense: below it a bot cannot play (no
@@ -55,10 +59,11 @@ OPTION_LIMITS: dict[str, tuple[float, float]] = {
 
 
 def make_bot(spec: str, seed: int = 0, analysis: bool = False, **options: Any) -> Bot:
-    """A bot from a name such as ``heuristic`` or ``search:ms=50`` (options after a colon);
-    ``analysis`` also allows the bots that see every card (the arena and simulations)."""
+    """A bot from a name such as ``heuristic``, ``search:ms=50`` or ``policy:path=model.zip``
+    (options after a colon: numbers, but text for ``path``); ``analysis`` also allows the bots
+    that see every card (the arena and simulations)."""
     name, _, rest = spec.partition(":")
-    known = BOTS | ANALYSIS_BOTS if analysis else BOTS
+    known = BOTS | MODEL_BOTS | (ANALYSIS_BOTS if analysis else {})
     if name in ANALYSIS_BOTS and not analysis:
         raise BotError(f"bot {name!r} sees every card: it plays only in the arena and "
                        f"simulations, never at a table")
@@ -69,6 +74,9 @@ def make_bot(spec: str, seed: int = 0, analysis: bool = False, **options: Any) -
         key, sep, value = item.partition("=")
         if not sep:
             raise BotError(f"bot option {item!r}: write key=value")
+        if key in TEXT_OPTIONS:
+            opts[key] = value
+            continue
         number = _number(key, value)
         low, high = OPTION_LIMITS.get(key, (-math.inf, math.inf))
         if not low <= number <= high:  # also refuses nan
@@ -107,5 +115,5 @@ def is_bot(spec: str) -> bool:
     return True
 
 
-__all__ = ["ANALYSIS_BOTS", "BOTS", "BasicBot", "Bot", "BotError", "HeuristicBot", "OracleBot",
-           "RandomBot", "SearchBot", "is_bot", "make_bot"]
+__all__ = ["ANALYSIS_BOTS", "BOTS", "MODEL_BOTS", "BasicBot", "Bot", "BotError", "HeuristicBot",
+           "OracleBot", "PolicyBot", "RandomBot", "SearchBot", "is_bot", "make_bot"]

@@ -7,7 +7,12 @@ from typing import Protocol
 
 from ..actions import Action
 from ..engine import Game
+from ..errors import HandfootError
 from ..views import SeatView, view
+
+
+class BotError(HandfootError):
+    """An unknown bot name, a bad bot option, or a bot that cannot play (a missing model)."""
 
 
 class Bot(Protocol):

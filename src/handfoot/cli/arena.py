@@ -24,8 +24,9 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--bots", nargs="+", required=True, metavar="SPEC",
                         help="two or more bots, e.g. heuristic random or search:worlds=8 "
-                        "(random, basic, heuristic, search; and oracle, which sees every "
-                        "card: an upper bound for analysis)")
+                        "(random, basic, heuristic, search; policy:path=FILE, a trained model "
+                        "(docs/RL.md); and oracle, which sees every card: an upper bound for "
+                        "analysis)")
     parser.add_argument("--deals", type=int, default=100, metavar="N",
                         help="deals per pair, each played twice (default: 100)")
     parser.add_argument("--rounds", type=int, default=None, metavar="N",

@@ -1,0 +1,83 @@
+"""A trained agent as a bot: a saved sb3-contrib MaskablePPO model choosing from the legal list.
+
+``policy:path=FILE`` seats the model saved by examples/train_maskable_ppo.py.  The model sees
+what every bot sees, the seat's view, encoded as the learning environment encodes it
+(handfoot.env.encode), and may pick only among the engine's legal actions (the mask).  NumPy,
+PyTorch and sb3-contrib are imported only when the bot first chooses; a model is loaded once
+per process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..actions import ATOMIC_ACTIONS, Action
+from ..views import SeatView
+from .base import BotError
+
+_MODELS: dict[str, Any] = {}
+
+
+class PolicyError(BotError):
+    """The model cannot be used: packages missing, no readable model at the path, or a model
+    made for another table (its observation size differs)."""
+
+
+class PolicyBot:
+    name = "policy"
+
+    def __init__(self, seed: int = 0, path: str | None = None) -> None:
+        if not path:
+            raise PolicyError("bot 'policy' needs the saved model: write policy:path=FILE.zip")
+        self.path = str(path)
+        if not Path(self.path).is_file():
+            raise PolicyError(f"bot 'policy': no model file at {self.path}")
+        self._model: Any = None
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        import numpy as np
+
+        from ..env.encode import encode, layout_for
+        from ..env.engine import NUM_ACTIONS, index_of
+
+        if self._model is None:
+            model = load(self.path)
+            size = layout_for(view.rules).size
+            expects = model.observation_space.shape
+            if expects != (size,):
+                raise PolicyError(
+                    f"bot 'policy': {self.path} was trained on observations of "
+                    f"{expects[0] if expects else '?'} numbers, but {view.rules.name} with "
+                    f"{view.rules.players} players has {size}: train a model for this table")
+            self._model = model
+
+        indices = [index_of(a) for a in legal]
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        mask[indices] = True
+        action, _ = self._model.predict(encode(view), action_masks=mask, deterministic=True)
+        chosen = int(action)
+        # The mask makes any other choice impossible; the check keeps the bot honest anyway.
+        return ATOMIC_ACTIONS[chosen] if chosen in indices else legal[0]
+
+
+def load(path: str) -> Any:
+    """The MaskablePPO model at ``path``, loaded once per process on the CPU."""
+    model = _MODELS.get(path)
+    if model is None:
+        try:
+            import torch
+            from sb3_contrib import MaskablePPO
+        except ImportError as err:
+            raise PolicyError(
+                f"bot 'policy' needs PyTorch and sb3-contrib ({err.name} is missing): "
+                'pip install torch "handfoot[train]"'
+            ) from None
+        torch.set_num_threads(1)  # one decision at a time; the arena runs one bot per core
+        try:
+            model = MaskablePPO.load(path, device="cpu")
+        except Exception as err:  # a damaged or foreign file: say which, in one line
+            raise PolicyError(f"bot 'policy': cannot load {path}: {err}") from None
+        _MODELS[path] = model
+    return model

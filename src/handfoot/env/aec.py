@@ -1,0 +1,167 @@
+"""The PettingZoo AEC environment: one agent per seat, turn by turn.
+
+The agent to act is always the seat the engine says must act now; the "may I go out?" answer is
+simply the partner's turn.  Rewards are shared by a team and paid when a round ends (docs/RL.md):
+``reward_scale`` times the team's round points minus the mean of the other teams' round points.
+The episode terminates when the game ends and is truncated when a round is cut off by the rules'
+turn cap (clause 9.2), which is a guard against endless rounds rather than a result of play.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as err:  # pragma: no cover - depends on the installation
+    raise ImportError(f"handfoot.env needs PettingZoo and Gymnasium ({err.name} is missing): "
+                      'pip install "handfoot[rl]"') from None
+
+from ..rules import Rules
+from ..views import view
+from . import engine as core
+from .encode import layout_for, view_text
+
+NAME = "handfoot_v0"
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    """Hand and Foot (any rule set the engine accepts) for 2 to 6 players.
+
+    ``rules`` is a preset name or a :class:`~handfoot.rules.Rules`; ``players`` and ``rounds``
+    change the player count and the game's length (``rounds=1`` plays single rounds).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": NAME,
+                                          "is_parallelizable": False}
+
+    def __init__(self, rules: Rules | str = "hand-and-foot", players: int | None = None,
+                 rounds: int | None = None, reward_scale: float = 0.001,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode != "ansi":
+            raise core.EnvError(f"render_mode {render_mode!r}: the environment renders 'ansi'")
+        self.rules = core.make_rules(rules, players, rounds)
+        self.reward_scale = float(reward_scale)
+        self.render_mode = render_mode
+        self.layout = layout_for(self.rules)
+        n = self.rules.players
+        self.possible_agents = [f"seat_{s}" for s in range(n)]
+        self.agents = self.possible_agents[:]
+        self._team = [self.rules.team_of(s) for s in range(n)]
+        box = spaces.Box(self.layout.low, self.layout.high, dtype=np.float32)
+        mask = spaces.Box(0, 1, shape=(core.NUM_ACTIONS,), dtype=np.int8)
+        self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask})
+                                   for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(core.NUM_ACTIONS) for a in self.possible_agents}
+        self._seeds = random.Random()
+        self._next_seed: int | None = None
+        self.game_seed: int | None = None
+        self.game = core.new_game(self.rules, 0)
+        self._legal: list[int] | None = None
+        self._paid = False
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ the episode
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game.  ``reset(seed=s)`` deals the game with seed ``s`` (the same game as
+        ``handfoot`` deals for seed ``s``); later resets without a seed take ``s + 1``,
+        ``s + 2``, ... and a first reset without one draws a seed at random."""
+        if seed is not None:
+            self._next_seed = seed
+        elif self._next_seed is None:
+            self._next_seed = self._seeds.getrandbits(62)
+        self.game_seed = self._next_seed
+        self._next_seed += 1
+        self.game = core.new_game(self.rules, self.game_seed)
+        self._legal = None
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._paid = False
+        self.agent_selection = self.possible_agents[self.game.actor]
+
+    def legal_indices(self) -> list[int]:
+        """The acting seat's legal actions as indices (the mask's ones)."""
+        if self._legal is None:
+            self._legal = core.legal_indices(self.game)
+        return self._legal
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = int(agent[5:])
+        game = self.game
+        obs = self.layout.encode(view(game, seat))
+        if seat == game.actor and not game.over:
+            mask = core.mask_of(self.legal_indices())
+        else:
+            mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise core.EnvError(f"{agent} must act: None is only for agents that are done")
+        game = self.game
+        self._cumulative_rewards[agent] = 0.0
+        if self._paid:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._paid = False
+        before = core.rounds_played(game)
+        core.apply_index(game, int(action), self.legal_indices())
+        self._legal = None
+        after = core.rounds_played(game)
+        if after > before:
+            self._pay_rounds(before, after)
+            if game.over:
+                self.terminations = dict.fromkeys(self.agents, True)
+            elif any(core.round_ended_by(game, r) == "turn_cap" for r in range(before, after)):
+                self.truncations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[game.actor]
+        self._accumulate_rewards()
+
+    def _pay_rounds(self, first: int, stop: int) -> None:
+        teams = self.rules.teams
+        scale = self.reward_scale
+        pay = [0.0] * teams
+        for r in range(first, stop):
+            totals = core.round_totals(self.game, r)
+            whole = sum(totals)
+            for t in range(teams):
+                others = (whole - totals[t]) / (teams - 1)
+                pay[t] += scale * (totals[t] - others)
+        self.rewards = {a: pay[self._team[s]] for s, a in enumerate(self.possible_agents)}
+        self._paid = True
+
+    # ------------------------------------------------------------------ the rest
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return view_text(view(self.game, self.game.actor))
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> Any:
+    """:class:`raw_env` wrapped as PettingZoo's classic games are: out-of-range actions are
+    refused and the API's call order is enforced."""
+    wrapped = raw_env(**kwargs)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    return wrapped

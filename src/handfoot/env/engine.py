@@ -1,0 +1,106 @@
+"""The environment's contact with the engine: games, the action index, masks, round results.
+
+Everything the environments ask of the game besides views goes through here, so a change in the
+core's API is met in one place.  The mask is the engine's legal list mapped through the fixed
+atomic index (``handfoot.actions.ATOMIC_ACTIONS``); nothing here judges legality itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import ACTION_INDEX, ATOMIC_ACTIONS, Action
+from ..engine import Game
+from ..errors import HandfootError
+from ..presets import preset
+from ..rules import Rules
+
+NUM_ACTIONS = len(ATOMIC_ACTIONS)
+Mask = npt.NDArray[np.int8]
+
+# The engine hands out its canonical action instances, so an identity lookup finds an index
+# without hashing a dataclass; ACTION_INDEX answers for any other equal instance.
+_BY_ID = {id(a): i for i, a in enumerate(ATOMIC_ACTIONS)}
+
+
+class EnvError(HandfootError):
+    """A bad argument to an environment, or an action that is not legal now."""
+
+
+def make_rules(rules: Rules | str, players: int | None = None, rounds: int | None = None) -> Rules:
+    """A rule set from a Rules object or a preset name, with ``players`` and ``rounds`` set."""
+    if isinstance(rules, str):
+        base = preset(rules, players)
+    else:
+        base = rules
+        if players is not None and players != base.players:
+            base = base.replace(players=players)
+    if rounds is not None and rounds != base.rounds:
+        base = base.replace(rounds=rounds)
+    if not 2 <= base.players <= 6:
+        raise EnvError(f"the environment seats 2 to 6 players, not {base.players}")
+    return base
+
+
+def new_game(rules: Rules, seed: int) -> Game:
+    return Game.new(rules, seed=seed)
+
+
+def index_of(action: Action) -> int:
+    i = _BY_ID.get(id(action))
+    return ACTION_INDEX[action] if i is None else i
+
+
+def legal_indices(game: Game) -> list[int]:
+    """Indices of the legal actions, in the engine's order."""
+    by_id = _BY_ID
+    out = []
+    for a in game.legal_actions():
+        i = by_id.get(id(a))
+        out.append(ACTION_INDEX[a] if i is None else i)
+    return out
+
+
+def mask_of(indices: Sequence[int]) -> Mask:
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    mask[list(indices)] = 1
+    return mask
+
+
+def action_at(index: int) -> Action:
+    return ATOMIC_ACTIONS[index]
+
+
+def apply_index(game: Game, index: int, legal: Sequence[int]) -> None:
+    """Play atomic action ``index``, which must be in ``legal`` (the game's legal indices)."""
+    if index not in legal:
+        action = ATOMIC_ACTIONS[index] if 0 <= index < NUM_ACTIONS else None
+        if action is None:
+            raise EnvError(f"action {index} is outside the index 0..{NUM_ACTIONS - 1}")
+        refusal = game.refusal(action)
+        why = f": {refusal[1]} (rule {refusal[0]})" if refusal else ""
+        raise EnvError(f"action {index} ({action.text}) is not legal now{why}; "
+                       "play one the action mask allows")
+    game.apply(ATOMIC_ACTIONS[index])
+
+
+def rounds_played(game: Game) -> int:
+    return len(game.results)
+
+
+def round_totals(game: Game, index: int) -> tuple[int, ...]:
+    """Each team's points in finished round ``index`` (0-based)."""
+    return tuple(_get(team, "total") for team in _get(game.results[index], "teams"))
+
+
+def round_ended_by(game: Game, index: int) -> str:
+    return str(_get(game.results[index], "ended_by"))
+
+
+def _get(obj: Any, key: str) -> Any:
+    # Round results are mappings today and frozen dataclasses after the core's rework.
+    return obj[key] if isinstance(obj, dict) else getattr(obj, key)

@@ -1,0 +1,166 @@
+"""A Gymnasium single-agent wrapper: one learner against handfoot's bots.
+
+The learner plays one seat, or (``partner=None``, the default) every seat of its team, as the
+arena seats one bot in both of a team's seats; each decision is made from the acting seat's own
+view.  The other seats are handfoot bots (``handfoot.bots.make_bot`` names: ``random``,
+``basic``, ``heuristic``, ...).  A step is one learner action followed by the bots' actions up to
+the learner's next decision; its reward is what the learner's team earned meanwhile (round ends,
+scaled as in the AEC environment).  An illegal action (from an agent that ignores the mask)
+changes nothing and earns ``illegal_reward``.  The legal actions are in ``info["action_mask"]`` and
+``action_masks()`` (what sb3-contrib's MaskablePPO calls).
+
+Registered as ``handfoot/HandAndFoot-v0`` and ``handfoot/HandKneeFoot-v0``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as err:  # pragma: no cover - depends on the installation
+    raise ImportError(f"handfoot.env needs Gymnasium ({err.name} is missing): "
+                      'pip install "handfoot[rl]"') from None
+
+from ..bots import make_bot
+from ..bots.base import Bot, ask
+from ..rules import Rules
+from ..views import view
+from . import engine as core
+from .encode import Vector, layout_for, view_text
+
+SEED_SPACE = 2**62
+
+
+class HandfootEnv(gymnasium.Env[Vector, int]):
+    """One learner (a seat or a team) against handfoot bots."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's form)
+
+    def __init__(self, rules: Rules | str = "hand-and-foot", players: int | None = None,
+                 rounds: int | None = None, opponents: str = "random",
+                 partner: str | None = None, seat: int = 0, reward_scale: float = 0.001,
+                 illegal_reward: float = -0.1, render_mode: str | None = None) -> None:
+        if render_mode is not None and render_mode != "ansi":
+            raise core.EnvError(f"render_mode {render_mode!r}: the environment renders 'ansi'")
+        self.rules = core.make_rules(rules, players, rounds)
+        n = self.rules.players
+        if not 0 <= seat < n:
+            raise core.EnvError(f"seat {seat}: the table has seats 0 to {n - 1}")
+        self.render_mode = render_mode
+        self.reward_scale = float(reward_scale)
+        self.illegal_reward = float(illegal_reward)
+        self.layout = layout_for(self.rules)
+        self.seat = seat
+        self.team = self.rules.team_of(seat)
+        self.learner = [s == seat or (partner is None and self.rules.team_of(s) == self.team)
+                        for s in range(n)]
+        self.specs = [None if self.learner[s] else
+                      (partner if self.rules.team_of(s) == self.team else opponents)
+                      for s in range(n)]
+        for spec in {s for s in self.specs if s is not None}:
+            make_bot(spec)  # a bad name fails here, with the bots' own message
+        self.observation_space = spaces.Box(self.layout.low, self.layout.high, dtype=np.float32)
+        self.action_space = spaces.Discrete(core.NUM_ACTIONS)  # type: ignore[assignment]
+        self.game = core.new_game(self.rules, 0)
+        self.game_seed = 0
+        self.engine_actions = 0  # actions applied this episode, the bots' included
+        self._bots: list[Bot | None] = [None] * n
+        self._legal: list[int] = []
+        self._ended = False  # terminated or truncated: only reset() goes on
+
+    # ------------------------------------------------------------------ the episode
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Vector, dict[str, Any]]:
+        """A new game.  The game's seed is ``seed`` itself when given (the same deals as
+        ``handfoot`` makes for it), otherwise drawn from the environment's generator; the bots
+        are seeded from the game's seed."""
+        super().reset(seed=seed)
+        self.game_seed = seed if seed is not None else int(self.np_random.integers(SEED_SPACE))
+        self.game = core.new_game(self.rules, self.game_seed)
+        self.engine_actions = 0
+        self._ended = False
+        self._bots = [None if spec is None else make_bot(spec, seed=self.game_seed * 8 + s)
+                      for s, spec in enumerate(self.specs)]
+        _reward, self._ended = self._advance()  # nothing is paid before a first decision
+        return self._observe(), self._info()
+
+    def step(self, action: int) -> tuple[Vector, float, bool, bool, dict[str, Any]]:
+        game = self.game
+        if self._ended or game.over:
+            raise core.EnvError("the episode is over: call reset()")
+        if action not in self._legal:
+            # An unmasked agent's illegal choice changes nothing and costs illegal_reward.
+            info = self._info()
+            info["illegal"] = True
+            return self._observe(), self.illegal_reward, False, False, info
+        before = core.rounds_played(game)
+        core.apply_index(game, int(action), self._legal)
+        self.engine_actions += 1
+        reward, truncated = self._pay(before)
+        if game.over or truncated:
+            self._legal = []
+        else:
+            more, truncated = self._advance()
+            reward += more
+        self._ended = game.over or truncated
+        return self._observe(), reward, game.over, truncated, self._info()
+
+    def _advance(self) -> tuple[float, bool]:
+        """The bots play until a learner seat must act or the episode ends."""
+        game = self.game
+        reward = 0.0
+        bots = self._bots
+        while not game.over and not self.learner[game.actor]:
+            before = core.rounds_played(game)
+            bot = bots[game.actor]
+            assert bot is not None
+            game.apply(ask(bot, game))
+            self.engine_actions += 1
+            if core.rounds_played(game) != before:
+                paid, truncated = self._pay(before)
+                reward += paid
+                if truncated:
+                    self._legal = []
+                    return reward, True
+        self._legal = [] if game.over else core.legal_indices(game)
+        return reward, False
+
+    def _pay(self, before: int) -> tuple[float, bool]:
+        game = self.game
+        reward = 0.0
+        truncated = False
+        teams = self.rules.teams
+        for r in range(before, core.rounds_played(game)):
+            totals = core.round_totals(game, r)
+            others = (sum(totals) - totals[self.team]) / (teams - 1)
+            reward += self.reward_scale * (totals[self.team] - others)
+            truncated |= core.round_ended_by(game, r) == "turn_cap" and not game.over
+        return reward, truncated
+
+    def _observe(self) -> Vector:
+        game = self.game
+        seat = game.actor if self.learner[game.actor] else self.seat
+        return self.layout.encode(view(game, seat))
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "seat": self.game.actor,
+                "game_seed": self.game_seed}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the learner's acting seat, as booleans over the index."""
+        mask = np.zeros(core.NUM_ACTIONS, dtype=np.bool_)
+        mask[self._legal] = True
+        return mask
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        game = self.game
+        seat = game.actor if self.learner[game.actor] else self.seat
+        return view_text(view(game, seat))
+

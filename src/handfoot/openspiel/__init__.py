@@ -1,0 +1,42 @@
+"""Hand and Foot as an OpenSpiel game (``pyspiel.load_game("python_handfoot")``).
+
+Importing this package registers the game with ``pyspiel.register_game`` (it needs the
+``openspiel`` extra: ``pip install "handfoot[openspiel]"``).  It is a sequential,
+imperfect-information, general-sum game:
+
+- **Chance.** The first state is a chance node with ``deals`` equally likely outcomes; outcome
+  ``i`` plays the engine's game of seed ``seed_base + i``, whose seed then fixes every round's
+  shuffle.  Listing the shuffles themselves as outcomes is out of the question (a shuffle of
+  five decks has hundreds of digits' worth of arrangements), and one outcome per seed keeps
+  games reproducible: the game OpenSpiel plays after outcome ``i`` is the one ``handfoot``
+  deals for that seed.  No later chance node exists: draws come off the shuffled stock.
+- **Players** are the seats (0 to ``players - 1``); the actions are the engine's fixed atomic
+  index (``handfoot.actions.ATOMIC_ACTIONS``), legal ones from ``Game.legal_actions()``.
+- **Returns** are each player's team game score in thousands of points (general-sum: both
+  teams can score well); ``returns()`` before the end gives the scores so far.
+- **Observations** come from the seat's view only (``handfoot.views.view``): the tensor is the
+  learning environment's vector (docs/RL.md), the string the view's JSON form.  The
+  information state adds the game's public action history (every atomic action is seen by the
+  whole table); its tensor is the view's vector alone.
+- **Resampling** (``resample_from_infostate``, used by information-set MCTS) deals the unseen
+  cards at random into a world that agrees with the view (``handfoot.views.sample_world``).
+
+Parameters: ``preset`` (a preset name), ``players``, ``rounds`` (0: the preset's),
+``turn_cap`` (0: the preset's), ``deals`` and ``seed_base``.
+"""
+
+from __future__ import annotations
+
+try:
+    import pyspiel
+except ImportError as err:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        f"handfoot.openspiel needs OpenSpiel ({err.name} is missing): "
+        'pip install "handfoot[openspiel]"'
+    ) from None
+
+from .game import GAME_TYPE, SHORT_NAME, HandfootGame, HandfootState
+
+pyspiel.register_game(GAME_TYPE, HandfootGame)
+
+__all__ = ["GAME_TYPE", "SHORT_NAME", "HandfootGame", "HandfootState"]
