@@ -145,6 +145,10 @@ def table_counts(g: State) -> list[int]:
 
 def check_table(g: State) -> None:
     assert table_counts(g) == shoe_counts(g.rules.decks, g.rules.jokers)
+    # A round ends as soon as every player in a row has passed (9.1), so while it lasts fewer
+    # have.
+    assert g.passes <= g.rules.players and (g.phase is Phase.GAME_OVER
+                                            or g.passes < g.rules.players)
     for seat in range(g.rules.players):
         assert sum(g.hands[seat]) == g.hand_n[seat]
         assert min(g.hands[seat]) >= 0

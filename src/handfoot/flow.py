@@ -185,6 +185,11 @@ def next_turn(g: State, events: list[Event]) -> None:
     rules = g.rules
     players = rules.players
     while True:
+        if g.passes >= players and not g.stock:
+            # Every player in a row declined or could not take the pile (9.1, D22).
+            g.ended_by = _STOCK_OUT
+            end_round(g, events)
+            return
         g.seat = (g.seat + 1) % players
         g.actor = g.seat
         g.phase = _DRAW
@@ -224,14 +229,6 @@ def next_turn(g: State, events: list[Event]) -> None:
         # Every player is asked in turn; one who cannot take the pile passes (9.1).
         events.append(Passed(g.seat, False))
         g.passes += 1
-        if g.passes >= players:
-            g.ended_by = _STOCK_OUT
-            end_round(g, events)
-            return
-    if not g.stock and g.passes >= players:
-        g.ended_by = _STOCK_OUT
-        end_round(g, events)
-        return
     g.turns += 1
     events.append(TurnBegan(g.seat, g.turns))
 
