@@ -302,3 +302,21 @@ def test_house_rules_views_depend_only_on_what_the_seat_may_see(rules: Rules, se
                 assert set(m) <= HOUSE_TOP_KEYS and "stock" not in m
                 assert SeatView.from_mapping(json.loads(json.dumps(m))) == v
         g.apply(act(g, rng))
+
+
+def test_a_world_sampled_while_a_partner_is_asked_plays_on() -> None:
+    # Seat 3 has asked "may I go out?" under a binding yes; in a world sampled for seat 0 its
+    # hidden hand is random and may not be able to go out: the yes then cannot oblige it, and
+    # the world still plays to its end (found by test_sampled_worlds_play_to_the_end).
+    rules = rules_for("hand-and-foot-13", 6, rounds=2)
+    g = Game.new(rules, seed=88)
+    rng = random.Random(88)
+    for _ in range(83):
+        g.apply(greedy_action(g, rng))
+    assert g.phase == "answer" and g.seat == 3
+    w = sample_world(view(g, 0), rng)
+    while not w.over:
+        legal = w.legal_actions()
+        assert legal, "a dead end"
+        w.apply(greedy_action(w, rng))
+    assert len(w.results) == rules.rounds

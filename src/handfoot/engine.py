@@ -272,7 +272,7 @@ def _legal_meld(g: State) -> list[Action]:
     seat = g.seat
     t = g.t
     team = seat % t.teams
-    must_go_out = g.asked is _YES and g.rules.permission_yes == "binding"
+    must_go_out = g.asked is _YES and legality.must_go_out(g)
     if not g.retracted:
         _meld_steps(g, out, must_go_out)
         if t.meld_extras:

@@ -67,8 +67,12 @@ def refusal(g: State, action: Action) -> Refusal | None:
 
 
 def must_go_out(g: State) -> bool:
-    """Whether the partner's yes obliges the turn seat to go out this turn (8.5.3)."""
-    return g.asked is YES and g.rules.permission_yes == "binding"
+    """Whether the partner's yes obliges the turn seat to go out this turn (8.5.3).
+
+    In a game the question is asked only when going out can be (8.5.4) and every step after
+    the yes keeps it so; the last condition matters only in a world sampled for search, where
+    the asker's hidden hand was dealt at random: there the yes cannot oblige the impossible."""
+    return g.asked is YES and g.rules.permission_yes == "binding" and can_go_out(g)
 
 
 # ====================================================================== the checks
