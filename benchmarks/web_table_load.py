@@ -334,6 +334,7 @@ def main() -> None:
             out["server_loop_lag_p99_ms"] = server["loop_lag"]["p99_ms"]
             out["server_loop_lag_max_ms"] = server["loop_lag"]["max_ms"]
             out["commit_p99_ms"] = server["commit"]["p99_ms"]
+            out["server_full_gc"] = server.get("full_gc")
             out["load_average"] = round(os.getloadavg()[0], 2)
             if args.json:
                 print(json.dumps(out), flush=True)

@@ -29,7 +29,7 @@ from handfoot.rules import Rules, RulesError
 from . import protocol as p
 from .connection import Connection
 from .drivers import BOTS, BotRunner
-from .keeping import GameKeeper, KeepingError, record_mapping
+from .keeping import KeepingError, export_json
 from .seats import bot_levels
 from .stats import Stats
 from .storage import SeatRow, Storage, StorageError, TableRow
@@ -96,6 +96,7 @@ class Hall:
         self.loop = asyncio.get_running_loop()  # for tests and tools that call in from threads
         self._sweeper = self.loop.create_task(self._sweep())
         self._watcher = self.loop.create_task(self.stats.watch_loop())
+        self.stats.watch_gc()
 
     async def _sweep(self) -> None:
         while True:
@@ -110,6 +111,7 @@ class Hall:
         for task in (self._sweeper, self._watcher):
             if task is not None:
                 task.cancel()
+        self.stats.unwatch_gc()
         for table in list(self.tables.values()):
             for client in list(table.clients):
                 client.close(p.CLOSE_RESTART, "the server is stopping; reconnect")
@@ -224,12 +226,12 @@ async def table_record(request: Request) -> Response:
         return _error("in_play", "the game is still being played, and its record shows every "
                       "hand: it is given once the game is over", 409)
     try:
-        keeper, _ = GameKeeper.rebuild(record_mapping(
-            game.header, game.deals, [(a.round, a.seat, a.action) for a in game.actions]))
+        text = export_json(game.header, game.deals,
+                           [(a.round, a.seat, a.action) for a in game.actions])
     except KeepingError as err:
         log.error("table %s game %s: %s", table_id, game_no, err)
         return _error("internal", str(err), 500)
-    return Response(keeper.record_json(), media_type="application/json", headers={
+    return Response(text, media_type="application/json", headers={
         "content-disposition": f'attachment; filename="handfoot-{table_id}-game{game_no}.json"'})
 
 
