@@ -290,6 +290,14 @@ def summary(stage: Stage, lost_stored: int, server_cpu: float) -> dict[str, Any]
     }
 
 
+def rss_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    return float("nan")
+
+
 def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
@@ -334,6 +342,8 @@ def main() -> None:
             out["server_loop_lag_p99_ms"] = server["loop_lag"]["p99_ms"]
             out["server_loop_lag_max_ms"] = server["loop_lag"]["max_ms"]
             out["commit_p99_ms"] = server["commit"]["p99_ms"]
+            out["server_full_gc"] = server.get("full_gc")
+            out["server_rss_mib"] = rss_mib(proc.pid)
             out["load_average"] = round(os.getloadavg()[0], 2)
             if args.json:
                 print(json.dumps(out), flush=True)

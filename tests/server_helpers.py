@@ -33,6 +33,7 @@ def free_port() -> int:
 class Server:
     def __init__(self, db: str, bot_workers: int = 0, idle_unload: float = 600.0,
                  limits: Limits | None = None) -> None:
+        self.db = db
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         # Scripted clients act faster than people: no rate limit unless a test sets one.

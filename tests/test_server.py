@@ -547,11 +547,17 @@ def test_a_lay_down_of_several_melds_is_one_action(server: Server) -> None:
             # natural cards, sent as one lay-down (the clients play atomic actions otherwise).
             if laid() or c.view is None or not c.view["teams"][0]["opened"]:
                 return None
-            naturals = [t for t in c.legal if t.startswith("meld ")
-                        and len(set(t.split()[1:])) == 1 and len(t.split()) == 4]
-            ranks = {t.split()[1]: t[5:] for t in naturals}
-            if len(ranks) >= 2:
-                return "lay " + ", ".join(list(ranks.values())[:2])
+            # Parts of natural cards only: new melds ("meld Q Q Q" -> "Q Q Q") and additions
+            # ("add 9: 9" -> "9"), on two different melds.
+            parts: dict[str, str] = {}
+            for t in c.legal:
+                words = t.split()
+                if t.startswith("meld ") and len(words) == 4 and len(set(words[1:])) == 1:
+                    parts.setdefault(words[1], " ".join(words[1:]))
+                elif t.startswith("add ") and words[1] == words[2] + ":":
+                    parts.setdefault(words[2], words[2])
+            if len(parts) >= 2:
+                return "lay " + ", ".join(list(parts.values())[:2])
             return None
 
         await autoplay(list(clients.values()), stop=lambda: bool(laid()), choose=choose,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import queue
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -113,9 +114,10 @@ def test_a_terminal_player_at_a_web_table(server: Server, tmp_path: Path) -> Non
     finally:
         if term.proc.poll() is None:
             term.proc.kill()
-    table = server.hall.tables[made["table"]]
-    mine = [p for p in table.keeper.game.history if p.seat == 0]
-    assert len(mine) >= 10, "\n".join(term.seen[-60:])
+    with sqlite3.connect(server.db) as db:  # the stored record: the terminal's moves are in it
+        (mine,) = db.execute("SELECT count(*) FROM web_actions WHERE table_id = ? AND seat = 0"
+                             " AND driver = 'person'", (made["table"],)).fetchone()
+    assert mine >= 10, "\n".join(term.seen[-60:])
     # The seat token was kept: the same command without a seat takes seat 0 back.
     again = Terminal(["--join", made["invite"]], tmp_path)
     try:

@@ -108,7 +108,7 @@ async def _check_database(db: str | None) -> None:
 
 
 async def _export(args: argparse.Namespace) -> int:
-    from handfoot.server.keeping import GameKeeper, KeepingError, record_mapping
+    from handfoot.server.keeping import KeepingError, export_json
     from handfoot.server.storage import Storage, StorageError
 
     try:
@@ -124,11 +124,11 @@ async def _export(args: argparse.Namespace) -> int:
         if game is None:
             raise UserError(f"table {args.export!r} has no game {game_no}")
         try:
-            keeper, _ = GameKeeper.rebuild(record_mapping(
-                game.header, game.deals, [(a.round, a.seat, a.action) for a in game.actions]))
+            text = export_json(game.header, game.deals,
+                               [(a.round, a.seat, a.action) for a in game.actions])
         except KeepingError as err:
             raise UserError(str(err)) from None
-        sys.stdout.write(keeper.record_json())
+        sys.stdout.write(text)
     finally:
         await storage.close()
     return 0

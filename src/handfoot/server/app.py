@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import time
@@ -30,7 +31,7 @@ from handfoot.rules import Rules, RulesError
 from . import protocol as p
 from .connection import Connection
 from .drivers import BOTS, BotRunner
-from .keeping import GameKeeper, KeepingError, record_mapping
+from .keeping import KeepingError, export_json
 from .rules_form import explained, options, presets
 from .seats import bot_levels
 from .stats import Stats
@@ -98,6 +99,7 @@ class Hall:
         self.loop = asyncio.get_running_loop()  # for tests and tools that call in from threads
         self._sweeper = self.loop.create_task(self._sweep())
         self._watcher = self.loop.create_task(self.stats.watch_loop())
+        self.stats.watch_gc()
 
     async def _sweep(self) -> None:
         while True:
@@ -112,6 +114,7 @@ class Hall:
         for task in (self._sweeper, self._watcher):
             if task is not None:
                 task.cancel()
+        self.stats.unwatch_gc()
         for table in list(self.tables.values()):
             for client in list(table.clients):
                 client.close(p.CLOSE_RESTART, "the server is stopping; reconnect")
@@ -257,12 +260,12 @@ async def table_record(request: Request) -> Response:
         return _error("in_play", "the game is still being played, and its record shows every "
                       "hand: it is given once the game is over", 409)
     try:
-        keeper, _ = GameKeeper.rebuild(record_mapping(
-            game.header, game.deals, [(a.round, a.seat, a.action) for a in game.actions]))
+        text = export_json(game.header, game.deals,
+                           [(a.round, a.seat, a.action) for a in game.actions])
     except KeepingError as err:
         log.error("table %s game %s: %s", table_id, game_no, err)
         return _error("internal", str(err), 500)
-    return Response(keeper.record_json(), media_type="application/json", headers={
+    return Response(text, media_type="application/json", headers={
         "content-disposition": f'attachment; filename="handfoot-{table_id}-game{game_no}.json"'})
 
 
@@ -319,6 +322,19 @@ async def websocket(ws: WebSocket) -> None:
     await Connection(ws, hall.limits).run(lambda: hall.table(table_id))
 
 
+def tune_collector() -> None:
+    """Fewer, cheaper pauses of Python's cycle collector in a long-running server.
+
+    Its full collections walk every container object in the process, and every table holds
+    some, so a server with hundreds of tables paused for hundreds of milliseconds several
+    times a minute (GET /api/stats, ``full_gc``).  What was made at start-up (modules,
+    classes, functions) is frozen out of those walks, and the collector runs less often: a
+    table's objects are freed by reference counting as it goes, and cycles are rare."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+
+
 def create_app(db: str | None = None, public_url: str | None = None,
                bot_workers: int | None = None, idle_unload: float = IDLE_UNLOAD,
                limits: p.Limits | None = None) -> Starlette:
@@ -326,6 +342,7 @@ def create_app(db: str | None = None, public_url: str | None = None,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        tune_collector()
         storage = await Storage.open(db)
         hall = Hall(storage, BotRunner(bot_workers), public_url, idle_unload, limits)
         app.state.hall = hall

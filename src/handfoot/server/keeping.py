@@ -34,7 +34,7 @@ class KeepingError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Checkpoint:
-    """What undo restores: the game as it was, with its history."""
+    """What undo restores: the game as it was."""
 
     game: Game
 
@@ -53,7 +53,10 @@ class Applied:
 
 class GameKeeper:
     """The game of one table, its seats' names and its description: all a record needs (the
-    game keeps its own deals and history)."""
+    game keeps its own deals and, for an export, its history).
+
+    A table's live game keeps no history: the database holds the record, and a history of
+    hundreds of actions per table is memory the server's collector would walk for nothing."""
 
     def __init__(self, game: Game, names: list[str], description: str) -> None:
         self.game = game
@@ -62,11 +65,13 @@ class GameKeeper:
 
     @classmethod
     def new(cls, rules: Rules, seed: int, names: list[str], description: str) -> GameKeeper:
-        return cls(Game.new(rules, seed=seed), names, description)
+        return cls(Game.new(rules, seed=seed, history=False), names, description)
 
     @classmethod
-    def rebuild(cls, data: dict[str, Any]) -> tuple[GameKeeper, list[Step]]:
-        """The game a stored record mapping describes, replayed; and the replay's steps."""
+    def rebuild(cls, data: dict[str, Any],
+                history: bool = False) -> tuple[GameKeeper, list[Step]]:
+        """The game a stored record mapping describes, replayed; and the replay's steps.
+        ``history``: keep the game's history (to write its record out)."""
         try:
             record = record_from_mapping(data)
         except ValueError as err:
@@ -74,16 +79,14 @@ class GameKeeper:
         result = replay(record)
         if result.illegal is not None:
             raise KeepingError(f"the stored record does not replay: {result.illegal.message()}")
-        return cls(result.game, [s.name for s in record.seats], record.description), \
-            result.steps
+        game = result.game if history else result.game.clone()
+        return cls(game, [s.name for s in record.seats], record.description), result.steps
 
     # ------------------------------------------------------------------ reading
     @property
     def actions(self) -> int:
         """How many actions the game has applied (its record's length)."""
-        history = self.game.history
-        assert history is not None
-        return len(history)
+        return self.game.version
 
     def deals(self) -> list[tuple[int, Deal]]:
         """Every round begun so far with its deal."""
@@ -107,13 +110,13 @@ class GameKeeper:
         return Applied(seat, round_no, action, events, new)
 
     def checkpoint(self) -> Checkpoint:
-        return Checkpoint(self.game.clone(history=True))
+        return Checkpoint(self.game.clone())
 
     def restore(self, point: Checkpoint) -> int:
         """Back to a checkpoint of this turn (undo never crosses a round); the number of
         actions taken back."""
-        steps = self.actions - len(point.game.history or [])
-        self.game = point.game.clone(history=True)
+        steps = self.actions - point.game.version
+        self.game = point.game.clone()
         return steps
 
 
@@ -145,3 +148,10 @@ def record_mapping(header: dict[str, Any], deals: list[tuple[int, dict[str, Any]
     rounds = [{"round": r, "deal": deal, "actions": by_round[r]}
               for r, deal in sorted(deals, key=lambda d: d[0])]
     return {**header, "rounds": rounds}
+
+
+def export_json(header: dict[str, Any], deals: list[tuple[int, dict[str, Any]]],
+                actions: list[tuple[int, int, str]]) -> str:
+    """A stored game's record as ``handfoot replay`` reads it: replayed, results included."""
+    keeper, _ = GameKeeper.rebuild(record_mapping(header, deals, actions), history=True)
+    return keeper.record_json()

@@ -21,6 +21,17 @@ def dumps(message: dict[str, Any]) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
+def dumps_list(items: list[dict[str, Any]]) -> str:
+    return json.dumps(items, ensure_ascii=False, separators=(",", ":"))
+
+
+def dumps_with(message: dict[str, Any], key: str, json_text: str) -> str:
+    """``dumps(message)`` with one more field whose value is already JSON text (written once
+    for every client rather than once per client)."""
+    return f'{dumps(message)[:-1]},"{key}":{json_text}}}'
+
+
+
 def seat_view(game: Game, seat: int) -> dict[str, Any]:
     """The seat's view as docs/PROTOCOL.md sends it: the view's mapping without the rules
     (the ``table`` message carries them once)."""

@@ -25,7 +25,7 @@ HELLO_TIMEOUT = 10.0  # seconds to say hello
 NAME_LENGTH = 24
 CHAT_LENGTH = 200
 TABLE_NAME_LENGTH = 40
-HISTORY = 256  # updates held for reconnecting clients
+HISTORY = 128  # updates held for reconnecting clients (older ones: a fresh state)
 LOG_LINES = 200  # lines of the log in a state message
 
 # Close codes (4000-4999 are the application's own).

@@ -9,6 +9,7 @@ process was waiting for a core).  Each window keeps the last minute.
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections import deque
 from typing import Any
@@ -32,8 +33,25 @@ class Stats:
     def __init__(self) -> None:
         self.lag: deque[float] = deque(maxlen=WINDOW)
         self.commits: deque[float] = deque(maxlen=WINDOW)
+        self.gc_pauses: deque[float] = deque(maxlen=WINDOW)  # full collections only
         self.actions = 0  # applied since the start
         self.started = time.monotonic()
+        self._gc_started = 0.0
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.gc_pauses.append(time.perf_counter() - self._gc_started)
+
+    def watch_gc(self) -> None:
+        gc.callbacks.append(self._on_gc)
+
+    def unwatch_gc(self) -> None:
+        if self._on_gc in gc.callbacks:
+            gc.callbacks.remove(self._on_gc)
 
     async def watch_loop(self) -> None:
         loop = asyncio.get_running_loop()
@@ -45,4 +63,5 @@ class Stats:
     def report(self, tables: int, connections: int) -> dict[str, Any]:
         return {"uptime_s": round(time.monotonic() - self.started, 1), "tables": tables,
                 "connections": connections, "actions": self.actions,
-                "loop_lag": percentiles(self.lag), "commit": percentiles(self.commits)}
+                "loop_lag": percentiles(self.lag), "commit": percentiles(self.commits),
+                "full_gc": {"count": len(self.gc_pauses), **percentiles(self.gc_pauses)}}

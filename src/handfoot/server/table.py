@@ -30,6 +30,8 @@ from .drivers import BotRunner, bot_name
 from .keeping import Checkpoint, GameKeeper, header_mapping, record_mapping
 from .messages import (
     dumps,
+    dumps_list,
+    dumps_with,
     legal_texts,
     meld_points,
     pile_mapping,
@@ -42,7 +44,7 @@ from .seats import BOT, OPEN, PERSON, Client, Seat, bot_levels, clean_text
 from .stats import Stats
 from .storage import ActionRow, Storage, StoredTable
 from .tokens import matches, new_seat_token, token_hash
-from .updates import Entry, LogItem, log_lines
+from .updates import Entry, LogItem, log_lines, undo_words, words
 from .words import drawn_line, event_mapping
 
 log = logging.getLogger("handfoot.server")
@@ -105,7 +107,8 @@ class Table:
         rows = game.actions
         for row, step in zip(rows[-p.HISTORY:], steps[-p.HISTORY:], strict=True):
             entry = Entry(row.version, row.seat, row.driver, step.action.text,
-                          [event_mapping(e, names) for e in step.events], step.events, names)
+                          dumps_list([event_mapping(e, names) for e in step.events]),
+                          words(step.events, names))
             self.history.append(entry)
             self.log.append(entry)
 
@@ -350,14 +353,15 @@ class Table:
             keeper = self.keeper
             assert keeper is not None
             point = self._undo.pop()
-            keep = len(point.game.history or [])
+            keep = point.game.version
             version = self.version + 1
             await self.storage.truncate(self.id, self.game_no, keep, version)
             steps = keeper.restore(point)
             self.version = version
-            entry = Entry(version, seat, PERSON, "undo", [], [], keeper.names, undone=steps)
-            entry.events = [{"name": "undo", "seat": seat, "text": entry.log(None)[0],
-                             "steps": steps}]
+            lines = undo_words(seat, steps, keeper.names)
+            events = dumps_list([{"name": "undo", "seat": seat, "text": lines[-1][0],
+                                  "steps": steps}])
+            entry = Entry(version, seat, PERSON, "undo", events, lines)
             self._publish(entry, {seat: msg.id})
 
     def hint(self, client: Client, msg: p.Hint) -> None:
@@ -453,10 +457,12 @@ class Table:
             self._undo.clear()
         names = keeper.names
         events = [event_mapping(e, names) for e in applied.events]
-        entry = Entry(version, seat, by, action.text, events, applied.events, names)
+        drawn = None
         if before is not None:
             count = next((e.get("count", 0) for e in events if e["name"] == "draw"), 0)
-            entry.drawn = drawn_line(before, view(keeper.game, seat).hand, count)
+            drawn = drawn_line(before, view(keeper.game, seat).hand, count)
+        entry = Entry(version, seat, by, action.text, dumps_list(events),
+                      words(applied.events, names, drawn))
         changed = False
         if over or any(e["name"] in ("turn", "deal") for e in events):
             for s in self.seats:
@@ -479,7 +485,7 @@ class Table:
                 msg = self._update(entry, seat)
                 if reply is not None:
                     msg["reply_to"] = reply
-                text = dumps(msg)
+                text = dumps_with(msg, "events", entry.events)
                 if reply is None:
                     built[seat] = text
             client.send(text)
@@ -490,7 +496,7 @@ class Table:
         g = self.keeper.game
         return {"type": "update", "version": entry.version, "game": self.game_no,
                 "seat": entry.seat, "by": entry.by, "action": entry.action,
-                "events": entry.events, "log": entry.log(seat),
+                "log": entry.log(seat),
                 "view": seat_view(g, seat) if seat is not None else public_view(g),
                 "legal": legal_texts(g, seat) if self._drives(seat) else [],
                 "can_undo": self._can_undo(seat),
