@@ -13,8 +13,8 @@ second on one core:
 - handfoot: ``handfoot bench``'s loop (``play_random_game`` in src/handfoot/cli/bench.py, the
   function itself is called), under hand-and-foot with 4 players by default.
 
-OpenSpiel is not a dependency of handfoot.  On first use the script makes a virtual environment
-of its own with the Python that runs the script (by default
+OpenSpiel is not a default dependency of handfoot.  On first use the script makes a virtual
+environment of its own with the Python that runs the script (by default
 ``~/.cache/handfoot-bench/openspiel-venv``; ``$XDG_CACHE_HOME`` is respected, ``--venv`` picks
 another place) and installs the ``open_spiel`` package there with pip.  Each engine runs in a
 worker process of the same Python version (the run stops if they differ): handfoot's with this

@@ -164,6 +164,17 @@ print sheet --team a -o {dir}/x.pdf
 print card -o /proc/nope/x.pdf
 print card -o {dir}
 print card --rules {bad_toml} -o {dir}/c.pdf
+serve --port 0
+serve --port 70000
+serve --bot-workers -1
+serve --rate 0
+serve --host no.such.host.invalid --port 8000
+serve --db {text_db}
+serve --db {dir}/missing-folder-file/..
+serve --db postgresql://nobody@127.0.0.1:1/none --export t
+serve --export nosuch --db {dir}/t.sqlite3
+play --join nope
+play --join http://127.0.0.1:1/t/abc
 """
 
 

@@ -340,3 +340,40 @@ def test_importing_handfoot_loads_no_learning_library() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120).stdout
     assert out.strip() == "[]"
+
+
+def test_house_rules_masks_and_observations_through_whole_games() -> None:
+    """Under random combinations of the house rules (their actions 130-132 included), the mask
+    is the legal list and every observation lies in the space."""
+    from test_properties import random_combo
+
+    rng = random.Random(21)
+    seen: set[int] = set()
+    for i in range(6):
+        rules = random_combo(rng, rounds=1, turn_cap=60)
+        e = env(rules=rules)
+
+        def check(e: Any, agent: str, obs: dict[str, Any]) -> None:
+            mask_is_legal_list(e, agent, obs)
+            seen.update(np.flatnonzero(obs["action_mask"]).tolist())
+
+        play_aec(e, i, check)
+    assert max(seen) < len(ATOMIC_ACTIONS)
+
+
+def test_a_book_of_black_threes_is_encoded_by_its_kind() -> None:
+    from handfoot.presets import house_rules
+    from scenario import game as scenario_game
+    from scenario import play, to_foot
+
+    rules = house_rules("hand-and-foot", {"black_three_book": True})
+    g = scenario_game(rules, "4 | B3 B3 B3 B3 B3 B3 B3 9 9 4", stock="4 6 4 6")
+    to_foot(g, 0)
+    g.opened[0] = True
+    play(g, ["draw", "book B3"])
+    layout = layout_for(rules)
+    vector = encode(view(g, 0))
+    by_kind = layout.field("team0.canastas_by_kind")
+    assert vector[by_kind.start] > 0  # one clean canasta
+    assert not vector[layout.field("team0.canastas_by_slot").start:
+                      layout.field("team0.canastas_by_slot").stop].any()

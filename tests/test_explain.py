@@ -61,3 +61,47 @@ def test_cli_explain_markdown_and_overrides(capsys: pytest.CaptureFixture[str]) 
     assert "### 10.6 Going out" in out
     assert "- Going out scores 200. (house rule; the preset says: going out scores 100)" in out
     assert main(["rules", "explain", "--rules", "no-such-preset"]) == 2
+
+
+# Each house rule of other tables, switched on over a preset, says what it does in a sentence
+# marked as a house rule, under its clause.
+HOUSE_RULES = {
+    "jokers": (4, "2.2", "Each deck has 4 jokers."),
+    "draw_count": (3, "3.2", "A turn starts by drawing three cards from the stock"),
+    "black_three_blocks": (False, "4.2", "A black three on top does not block the pile"),
+    "pile_onto_meld": (True, "4.7", "adding its top card alone to one of the team's open melds"),
+    "pile_any_card": (True, "4.8", "picked up into the hand when any card of it can be melded"),
+    "max_wilds": ("unlimited", "5.3", "A meld may hold any number of wild cards (no cap)."),
+    "black_three_book": (True, "5.7", "may meld 7 black threes at once as a book"),
+    "opening_counts_bonuses": (True, "6.2", "The bonus of a canasta finished in the opening"),
+    "whole_hand_opening": (True, "6.4", "melds every card of the hand while opening opens"),
+    "foot_replaces_draw": (True, "7.3", "plays the next packet on the next turn without drawing"),
+    "partner_in_foot": ("in_foot", "8.4", "every partner must have picked up their foot"),
+    "final_lap": ("meld_out", "8.7", "gives every other player one more turn"),
+    "stock_out": ("reshuffle", "9.1", "shuffled into a new stock and play goes on"),
+    "pile_take": (9, "4.1", "Taking the pile takes the top 9 cards."),
+}
+
+
+@pytest.mark.parametrize("key", sorted(HOUSE_RULES))
+def test_every_house_rule_is_explained_in_a_sentence(key: str) -> None:
+    value, number, words = HOUSE_RULES[key]
+    changes = {key: value}
+    if key == "black_three_blocks":
+        changes["black_three_book"] = True
+    rules = house_rules("hand-and-foot", changes)
+    assert OPTION_CLAUSE[key] == number
+    sentences = dict((n, s) for n, _, s in clauses(rules, "hand-and-foot"))[number]
+    marked = [s for s in sentences if "(house rule;" in s]
+    assert any(words in s for s in marked), sentences
+
+
+def test_cli_explains_house_rules_set_on_the_command_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["rules", "explain", "--rules", "hand-and-foot", "--set", "draw_count=1",
+                 "--set", "stock_out=reshuffle", "--set", "final_lap=always"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert code == 0
+    assert "drawing one card from the stock" in out and out.count("(house rule;") == 3
+    assert main(["rules", "explain", "--rules", "hand-and-foot", "--set", "draw_count=5"]) == 2
+    assert "draw_count" in capsys.readouterr().err

@@ -23,20 +23,24 @@ from handfoot.actions import (
     Add,
     Answer,
     Ask,
+    BlackThreeBook,
     Discard,
     Draw,
     Knock,
     LayDown,
     Part,
+    PickUpPile,
     Retract,
     Start,
     Stop,
+    TakeOnto,
     TakePile,
 )
 from handfoot.cards import JOKER, NUM_KINDS, NUM_SLOTS, RED_THREE, TWO, WILD_SLOT, shoe_counts
 from handfoot.clauses import CLAUSES, IllegalAction
 from handfoot.engine import Game
-from handfoot.presets import PRESET_NAMES, preset
+from handfoot.presets import PRESET_NAMES, house_rules, preset
+from handfoot.record import Record, load_record, record_to_json, replay
 from handfoot.rules import Rules
 from handfoot.state import Phase, RoundEnd, State
 from handfoot.views import view
@@ -50,6 +54,61 @@ HOW_ROUNDS_END = {WENT_OUT, STOCK_OUT, TURN_CAP}
 presets = st.sampled_from(PRESET_NAMES)
 players = st.sampled_from(PLAYERS)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+# The house rules of other tables (docs/RULES.md, D24 to D31), each switched on or left as the
+# preset has it, in random combinations: the values each may take when switched on.
+HOUSE_VALUES: dict[str, list[Any]] = {
+    "jokers": [0, 2, 4],
+    "draw_count": [1, 2, 3],
+    "stock_out": ["reshuffle", "reshuffle", "cannot_draw", "nobody_takes"],
+    "max_reshuffles": [1, 2, 3],
+    "final_lap": ["meld_out", "always"],
+    "opening_counts_bonuses": [True],
+    "whole_hand_opening": [True],
+    "pile_onto_meld": [True],
+    "pile_any_card": [True],
+    "pile_pair": ["meldable"],
+    "pile_take": [2, 3, 4, 5, 6, 7, 8, 9, "whole"],
+    "foot_replaces_draw": [True],
+    "black_three_book": [True],
+    "black_three_blocks": [False],
+    "max_wilds": ["unlimited"],
+    "partner_in_foot": ["in_foot"],
+}
+TURN_CAPS = [40, 80, 150]
+
+
+def combo(name: str, n: int, changes: dict[str, Any], rounds: int, turn_cap: int) -> Rules:
+    """A preset with house rules switched on, made playable together: a black three that does
+    not block needs a way to be taken; picking the pile up needs the picked-up cards to count."""
+    changes = dict(changes)
+    if not changes.get("black_three_blocks", True) and not (
+            changes.get("black_three_book") or changes.get("pile_any_card")):
+        changes["black_three_book"] = True
+    if changes.get("pile_any_card") and preset(name).pile_before_opening == "hand_only":
+        changes["pile_before_opening"] = "top_card_counts"
+    changes["rounds"] = rounds
+    changes["turn_cap"] = turn_cap
+    return house_rules(name, changes, n)
+
+
+@st.composite
+def house_combos(draw: st.DrawFn, rounds: int = 1) -> Rules:
+    """A preset for 2 to 6 players with a random combination of house rules, few rounds and a
+    lower turn cap, so that random players, who go out rarely and under a reshuffled stock
+    never run out of cards, still finish quickly."""
+    name, n = draw(presets), draw(players)
+    changes = {key: draw(st.sampled_from(values)) for key, values in HOUSE_VALUES.items()
+               if draw(st.booleans())}
+    return combo(name, n, changes, rounds, draw(st.sampled_from(TURN_CAPS)))
+
+
+def random_combo(rng: random.Random, rounds: int, turn_cap: int | None = None) -> Rules:
+    """The same combinations drawn from a plain generator (for the slow runs and the bots)."""
+    changes = {key: rng.choice(values) for key, values in HOUSE_VALUES.items()
+               if rng.random() < 0.5}
+    return combo(rng.choice(PRESET_NAMES), rng.choice(PLAYERS), changes, rounds,
+                 turn_cap if turn_cap is not None else rng.choice(TURN_CAPS))
 
 
 # ====================================================================== helpers
@@ -85,7 +144,11 @@ def table_counts(g: State) -> list[int]:
 
 
 def check_table(g: State) -> None:
-    assert table_counts(g) == shoe_counts(g.rules.decks)
+    assert table_counts(g) == shoe_counts(g.rules.decks, g.rules.jokers)
+    # A round ends as soon as every player in a row has passed (9.1), so while it lasts fewer
+    # have.
+    assert g.passes <= g.rules.players and (g.phase is Phase.GAME_OVER
+                                            or g.passes < g.rules.players)
     for seat in range(g.rules.players):
         assert sum(g.hands[seat]) == g.hand_n[seat]
         assert min(g.hands[seat]) >= 0
@@ -140,6 +203,11 @@ def greedy_action(g: Game, rng: random.Random) -> Action:
             return 20
         if kind is Discard:
             return -100 + _discard_score(g, a.kind)  # type: ignore[union-attr]
+        # House rules (never listed under the presets): take the pile, lay a book.
+        if kind is TakeOnto or kind is PickUpPile:
+            return 78
+        if kind is BlackThreeBook:
+            return 85
         return -1000
 
     scored = [(score(a), a) for a in acts]
@@ -479,7 +547,7 @@ def _out_by_brute_force(g: State) -> bool:
     atomic step the meld checks allow (no look-ahead), tried in every order, remembered by
     position.  The oracle for legality.can_go_out, which takes the slots in order."""
     seat = g.seat
-    steps = [a for a in ATOMIC_ACTIONS if isinstance(a, Start | Add)]
+    steps = [a for a in ATOMIC_ACTIONS if isinstance(a, Start | Add | BlackThreeBook)]
     seen: set[tuple[object, ...]] = set()
 
     def search(s: State) -> bool:
@@ -496,7 +564,10 @@ def _out_by_brute_force(g: State) -> bool:
             return False
         seen.add(key)
         for step in steps:
-            if legality.meld_refusal(s, step, look_ahead=False) is None:
+            refusal = (legality.book_refusal(s, look_ahead=False)
+                       if isinstance(step, BlackThreeBook)
+                       else legality.meld_refusal(s, step, look_ahead=False))
+            if refusal is None:
                 trial = s.clone()
                 if transitions.apply_step(trial, step, []) is None and search(trial):
                     return True
@@ -519,3 +590,89 @@ def test_going_out_is_found_exactly_when_some_order_of_melds_goes_out(name: str,
             assert legality.can_go_out(g) == _out_by_brute_force(g), view(g, seat)
             checked += 1
         g.apply(greedy_action(g, rng))
+
+
+# ====================================================================== the house rules
+# The properties above, under random combinations of the house rules (2 to 6 players).
+@settings(max_examples=examples(30), deadline=None)
+@given(rules=house_combos(), seed=seeds, greedy=st.booleans())
+def test_house_rules_every_card_once_and_legal_equals_what_verifies(rules: Rules, seed: int,
+                                                                    greedy: bool) -> None:
+    g = Game.new(rules, seed=seed)
+    act = policy(greedy)
+    rng = random.Random(seed ^ 0x5EED)
+    check_table(g)
+    while not g.over:
+        if rng.random() < 0.05:
+            check_listing(g, rng)
+        g.apply(act(g, rng))
+        check_table(g)
+    assert g.legal_actions() == []
+    assert len(g.results) == rules.rounds
+    assert all(r.ended_by in HOW_ROUNDS_END for r in g.results)
+
+
+@settings(max_examples=examples(15), deadline=None)
+@given(rules=house_combos(rounds=2), seed=seeds, greedy=st.booleans())
+def test_house_rules_every_game_ends_and_replays_exactly(rules: Rules, seed: int,
+                                                         greedy: bool) -> None:
+    g = Game.new(rules, seed=seed)
+    act = policy(greedy)
+    rng = random.Random(seed)
+    played: list[Action] = []
+    events = []
+    per_turn = rules.shoe_size + 8
+    steps = 0
+    while not g.over:
+        a = act(g, rng)
+        played.append(a)
+        events.append(g.apply(a))
+        steps += 1
+        assert steps <= rules.rounds * rules.turn_cap * per_turn
+        assert g.turns <= rules.turn_cap
+    assert [r.round for r in g.results] == list(range(1, rules.rounds + 1))
+    # The same seed and actions give the same game, event for event.
+    again = Game.new(rules, seed=seed)
+    for i, a in enumerate(played):
+        assert again.apply(a) == events[i]
+    assert state_of(again) == state_of(g)
+    # Its record replays to the same bytes.
+    text = record_to_json(Record.from_game(g))
+    outcome = replay(load_record(text))
+    assert outcome.ok, (outcome.illegal, outcome.mismatches)
+    assert record_to_json(outcome.record) == text
+
+
+@settings(max_examples=examples(15), deadline=None)
+@given(rules=house_combos(), seed=seeds)
+def test_house_rules_going_out_is_found_exactly(rules: Rules, seed: int) -> None:
+    g = Game.new(rules, seed=seed)
+    rng = random.Random(seed)
+    checked = 0
+    while not g.over and checked < 12:
+        seat = g.seat
+        if (g.phase is Phase.MELD and g.packet_no[seat] == g.t.last_packet
+                and not g.retracted and g.hand_n[seat] <= 7 and not g.pile_owed):
+            assert legality.can_go_out(g) == _out_by_brute_force(g), view(g, seat)
+            checked += 1
+        g.apply(greedy_action(g, rng))
+
+
+HOUSE_GAMES = 2000  # games of random players over random combinations, for the slow run
+
+
+@pytest.mark.slow
+def test_thousands_of_house_rule_games(record_property: Any) -> None:
+    """Whole games (two rounds) under random combinations of the house rules, every player
+    count, random and greedy players: every card once, every game ends, a record replays."""
+    stats: Counter[str] = Counter()
+    rng = random.Random(21)
+    for i in range(HOUSE_GAMES):
+        rules = random_combo(rng, rounds=2)
+        greedy = rng.random() < 0.5
+        g = play_game(rules, i, greedy, stats)
+        if i % 25 == 0:
+            text = record_to_json(Record.from_game(g))
+            assert replay(load_record(text)).ok
+    record_property("house", dict(stats))
+    assert sum(stats[h] for h in HOW_ROUNDS_END) == 2 * HOUSE_GAMES

@@ -265,7 +265,7 @@ def test_bad_records_name_the_field() -> None:
         edit(copy)
         return copy
 
-    assert _error_field(changed(lambda d: d.update(version=3))) == "version"
+    assert _error_field(changed(lambda d: d.update(version=4))) == "version"
     assert _error_field(changed(lambda d: d.update(format="pgn"))) == "format"
     assert _error_field(changed(lambda d: d.pop("rounds"))) == "rounds"
     assert _error_field(changed(lambda d: d.pop("version"))) == "version"
@@ -440,9 +440,13 @@ def test_a_version_1_record_replays_as_it_was_played() -> None:
     # that allows and no pennies, and its knee-game results named a knee in play "knee".
     data = json.loads(HKF_12245.read_text(encoding="utf-8"))
     data["version"] = 1
+    for key in ("jokers", "draw_count", "black_three_book", "black_three_blocks", "pile_onto_meld",
+                "pile_any_card", "opening_counts_bonuses", "whole_hand_opening",
+                "foot_replaces_draw", "final_lap", "max_reshuffles"):
+        del data["rules"][key]  # version 3 added these: a version-1 record has none
     del data["rules"]["permission_yes"], data["rules"]["canasta_pennies"]
     record = load_record(json.dumps(data))
     assert record.version == 1
     assert record.rules.permission_yes == "allows" and record.rules.canasta_pennies == 0
     assert replay(record).ok
-    assert record_to_json(record).startswith('{\n "format": "handfoot-record",\n "version": 2,')
+    assert record_to_json(record).startswith('{\n "format": "handfoot-record",\n "version": 3,')

@@ -440,3 +440,48 @@ def test_options_table_in_the_doc_matches_the_presets() -> None:
 
 if __name__ == "__main__":  # print the table to paste into docs/RULES.md
     print(options_table(), end="")
+
+
+# ------------------------------------------------------------------ the house rules of issue 21
+HOUSE_KEYS = ("jokers", "draw_count", "black_three_book", "black_three_blocks",
+              "pile_onto_meld", "pile_any_card", "opening_counts_bonuses",
+              "whole_hand_opening", "foot_replaces_draw", "final_lap")
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("jokers", "two"), ("jokers", 3), ("jokers", True), ("draw_count", 0), ("draw_count", 4),
+     ("draw_count", "2"), ("black_three_book", "yes"), ("black_three_blocks", 0),
+     ("pile_onto_meld", 1), ("pile_any_card", "true"), ("opening_counts_bonuses", None),
+     ("whole_hand_opening", "no"), ("foot_replaces_draw", 2), ("final_lap", "lap"),
+     ("final_lap", True), ("stock_out", "reshuffled"), ("max_wilds", -1),
+     ("max_wilds", "none")],
+)
+def test_house_rules_refuse_bad_values_naming_the_key(key: str, value: Any) -> None:
+    refused(key, **{key: value})
+
+
+@pytest.mark.parametrize("key", HOUSE_KEYS)
+def test_house_rules_suggest_the_near_key(key: str) -> None:
+    typo = key[:-2] + key[-1] + key[-2]  # the last two letters swapped
+    with pytest.raises(RulesError) as info:
+        house_rules("hand-and-foot", {typo: 1})
+    assert info.value.key == typo
+    assert f"did you mean {key!r}" in str(info.value)
+
+
+def test_house_rules_from_the_command_line_and_a_rules_file() -> None:
+    pairs = ["jokers=0", "draw_count=3", "stock_out=reshuffle", "final_lap=meld_out",
+             "pile_any_card=true", "black_three_book=true", "black_three_blocks=false",
+             "max_wilds=unlimited", "pile_take=9", "opening_minimums=[30, 60, 90, 120, 150, 200]",
+             "rounds=6"]
+    rules = house_rules("hand-and-foot", parse_overrides(pairs))
+    assert (rules.jokers, rules.draw_count, rules.stock_out, rules.final_lap) == (
+        0, 3, "reshuffle", "meld_out")
+    assert rules.max_wilds == -1 and rules.to_mapping()["max_wilds"] == "unlimited"
+    text = 'base = "hand-and-foot"\n' + "".join(p.replace("=", " = ", 1) + "\n" for p in pairs)
+    text = text.replace("= reshuffle", '= "reshuffle"').replace("= meld_out", '= "meld_out"')
+    text = text.replace("= unlimited", '= "unlimited"')
+    assert rules_from_text(text, "club.toml") == rules
+    assert rules_from_text(rules.to_json(), "club.json") == rules
+    assert rules_from_text(rules.to_toml(), "club.toml") == rules

@@ -1135,3 +1135,32 @@ def test_answering_a_partner_who_asks_to_go_out() -> None:
         assert f"{asker} asked you “may I go out?”: yes" in top
 
     run(app, (80, 24), body)
+
+
+def test_house_rules_take_the_pile_onto_a_meld_and_lay_a_book_by_keys() -> None:
+    """Where house rules allow them, p takes the pile with its top card alone and b lays a
+    book of black threes: the keys play what the engine lists, nothing more."""
+    from handfoot.bots import make_bot
+    from handfoot.presets import house_rules
+    from scenario import game as scenario_game
+    from scenario import set_melds, to_foot
+
+    rules = house_rules("hand-and-foot", {"pile_onto_meld": True, "black_three_book": True})
+    g = scenario_game(rules, "4 | B3 B3 B3 B3 B3 B3 B3 9 9 4", pile="5 K")
+    to_foot(g, 0)
+    set_melds(g, 0, "K K K")
+    bots = {seat: make_bot("basic", seed=seat) for seat in (1, 2, 3)}
+    s = Session(g, ["you", "basic", "basic", "basic"], 0, bots)
+    app = PlayApp(s, pace=60)
+
+    async def body(pilot: Pilot[None]) -> None:
+        assert "p takes it" in screen_text(app)
+        await pilot.press("p")
+        await pilot.pause()
+        assert s.view().teams[0].melds[KING] == (4, 0, 0) and s.view().took_pile
+        assert "book of B3" in screen_text(app)
+        await pilot.press("b")
+        await pilot.pause()
+        assert s.view().teams[0].closed[-1][0] == BLACK_THREE
+
+    run(app, (80, 24), body)

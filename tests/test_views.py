@@ -18,11 +18,13 @@ from handfoot.cards import KING, NUM_KINDS, RED_THREE, kinds_of, shoe_counts
 from handfoot.deal import seeded_deal
 from handfoot.engine import Game
 from handfoot.presets import preset
+from handfoot.rules import Rules
 from handfoot.views import SeatView, sample_world, unseen_counts, view
 from scenario import examples
 from test_properties import (
     check_table,
     greedy_action,
+    house_combos,
     players,
     presets,
     random_action,
@@ -273,3 +275,48 @@ def test_a_world_is_sampled_for_a_scenario_dealt_from_part_of_the_shoe() -> None
         world = sample_world(v, rng)
         assert view(world, seat) == v
         assert world.hand_n == g.hand_n and len(world.stock) == len(g.stock)
+
+
+# ====================================================================== (c) house rules
+HOUSE_TOP_KEYS = TOP_KEYS | {"picked_up", "pile_owed"}
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(rules=house_combos(), seed=seeds, greedy=st.booleans())
+def test_house_rules_views_depend_only_on_what_the_seat_may_see(rules: Rules, seed: int,
+                                                                greedy: bool) -> None:
+    """Under random combinations of the house rules (a reshuffled stock, picking the pile
+    up, the packet that replaces the draw, jokers per deck, ...), 2 to 6 players."""
+    g = Game.new(rules, seed=seed)
+    act = greedy_action if greedy else random_action
+    rng = random.Random(seed)
+    while not g.over:
+        if points(g, rng, 0.04) or g.pile_owed:
+            for s in range(rules.players):
+                v = view(g, s)
+                assert view(rehide(g, s, rng), s) == v
+                w = sample_world(v, rng)
+                assert view(w, s) == v
+                assert table_counts(w) == shoe_counts(rules.decks, rules.jokers)
+                m = v.to_mapping()
+                assert set(m) <= HOUSE_TOP_KEYS and "stock" not in m
+                assert SeatView.from_mapping(json.loads(json.dumps(m))) == v
+        g.apply(act(g, rng))
+
+
+def test_a_world_sampled_while_a_partner_is_asked_plays_on() -> None:
+    # Seat 3 has asked "may I go out?" under a binding yes; in a world sampled for seat 0 its
+    # hidden hand is random and may not be able to go out: the yes then cannot oblige it, and
+    # the world still plays to its end (found by test_sampled_worlds_play_to_the_end).
+    rules = rules_for("hand-and-foot-13", 6, rounds=2)
+    g = Game.new(rules, seed=88)
+    rng = random.Random(88)
+    for _ in range(83):
+        g.apply(greedy_action(g, rng))
+    assert g.phase == "answer" and g.seat == 3
+    w = sample_world(view(g, 0), rng)
+    while not w.over:
+        legal = w.legal_actions()
+        assert legal, "a dead end"
+        w.apply(greedy_action(w, rng))
+    assert len(w.results) == rules.rounds

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import (
+    BLACK_THREE,
     JOKER,
     KIND_TOKENS,
     NATURAL_RANKS,
@@ -74,6 +75,36 @@ class TakePile(_Rebuilds):
     @property
     def text(self) -> str:
         return "take-pile" if self.wild < 0 else f"take-pile with {KIND_TOKENS[self.wild]}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class TakeOnto(_Rebuilds):
+    """Take the pile by adding its top card alone to the team's open meld of its rank
+    (``pile_onto_meld``, rule 4.7)."""
+
+    @property
+    def text(self) -> str:
+        return "take-pile onto meld"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class PickUpPile(_Rebuilds):
+    """Pick the pile up into the hand, where a card of it can be melded at once
+    (``pile_any_card``, rule 4.8): the first meld that follows must use one of its cards."""
+
+    @property
+    def text(self) -> str:
+        return "pick-up-pile"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class BlackThreeBook(_Rebuilds):
+    """Meld a book of black threes from the foot, a canasta's worth at once
+    (``black_three_book``, rule 5.7)."""
+
+    @property
+    def text(self) -> str:
+        return "book B3"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -179,7 +210,10 @@ class LayDown(_Rebuilds):
         return "lay " + ", ".join(p.text for p in self.parts)
 
 
-Action = Draw | Stop | TakePile | Start | Add | Discard | Knock | Retract | Ask | Answer | LayDown
+Action = (
+    Draw | Stop | TakePile | Start | Add | Discard | Knock | Retract | Ask | Answer | LayDown
+    | TakeOnto | PickUpPile | BlackThreeBook
+)
 
 
 def _part_text(slot: int, naturals: int, twos: int, jokers: int) -> str:
@@ -232,6 +266,7 @@ def parse_action(text: str) -> Action:
     rest = words[1] if len(words) > 1 else ""
     simple: dict[str, Action] = {
         "draw": Draw(), "stop": Stop(), "knock": Knock(), "retract": Retract(), "ask": Ask(),
+        "pick-up-pile": PickUpPile(),
     }
     try:
         if verb in simple:
@@ -241,9 +276,12 @@ def parse_action(text: str) -> Action:
         if verb == "take-pile":
             if not rest:
                 return TakePile()
+            if rest.lower().split() == ["onto", "meld"]:
+                return TakeOnto()
             tokens = rest.split()
             if len(tokens) != 2 or tokens[0].lower() != "with":
-                raise ActionSyntaxError("write 'take-pile' or 'take-pile with 2|JK'")
+                raise ActionSyntaxError("write 'take-pile', 'take-pile with 2|JK' or "
+                                        "'take-pile onto meld'")
             wild = parse_kind(tokens[1])
             if wild not in (TWO, JOKER):
                 raise ActionSyntaxError("take-pile with names a wild card: 2 or JK")
@@ -266,6 +304,11 @@ def parse_action(text: str) -> Action:
                 raise ActionSyntaxError("'add' places one card: write 'add K: 2'")
             kind = part.slot if part.naturals else (TWO if part.twos else JOKER)
             return Add(part.slot, kind)
+        if verb == "book":
+            if parse_kind(rest) != BLACK_THREE:
+                raise ActionSyntaxError("a book of its own is made only of black threes: "
+                                        "write 'book B3'")
+            return BlackThreeBook()
         if verb == "lay":
             parts = tuple(parse_part(p) for p in rest.split(",") if p.strip())
             if not parts:
@@ -274,8 +317,8 @@ def parse_action(text: str) -> Action:
     except CardError as err:
         raise ActionSyntaxError(str(err)) from None
     raise ActionSyntaxError(
-        f"unknown action {verb!r}: draw, take-pile, meld, add, lay, discard, knock, retract, "
-        "ask, answer, stop"
+        f"unknown action {verb!r}: draw, take-pile, pick-up-pile, meld, add, lay, book, "
+        "discard, knock, retract, ask, answer, stop"
     )
 
 
@@ -283,6 +326,7 @@ def parse_action(text: str) -> Action:
 START_MAKEUPS = ((3, 0, 0), (2, 1, 0), (2, 0, 1), (1, 2, 0), (1, 1, 1), (1, 0, 2))
 WILD_MAKEUPS = ((0, 3, 0), (0, 2, 1), (0, 1, 2), (0, 0, 3))
 DRAW_CARDS, STOP, KNOCK, RETRACT, ASK = Draw(), Stop(), Knock(), Retract(), Ask()
+TAKE_ONTO, PICK_UP, BOOK = TakeOnto(), PickUpPile(), BlackThreeBook()
 TAKES = (TakePile(), TakePile(TWO), TakePile(JOKER))
 ANSWERS = (Answer(True), Answer(False))
 STARTS = {
@@ -302,6 +346,8 @@ def _build_atomic() -> tuple[Action, ...]:
     out += [ADDS[(WILD_SLOT, TWO)], ADDS[(WILD_SLOT, JOKER)]]
     out += list(DISCARDS)
     out += [KNOCK, RETRACT, ASK, *ANSWERS]
+    # House rules of issue 21, after every older action so that existing indices never move.
+    out += [TAKE_ONTO, PICK_UP, BOOK]
     return tuple(out)
 
 

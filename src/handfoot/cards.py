@@ -106,9 +106,10 @@ def format_counts(counts: Sequence[int]) -> str:
     return format_cards(kinds_of(counts))
 
 
-def shoe_counts(decks: int) -> list[int]:
-    """Kind counts of ``decks`` full decks with their two jokers each."""
-    per_deck = [4] * 11 + [4, 2, 2, 2]
+def shoe_counts(decks: int, jokers: int = 2) -> list[int]:
+    """Kind counts of ``decks`` full decks with ``jokers`` jokers each (two in a standard
+    deck)."""
+    per_deck = [4] * 11 + [4, jokers, 2, 2]
     return [n * decks for n in per_deck]
 
 

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from .cards import (
+    JOKER,
     CardError,
     card_kind,
     counts_of,
@@ -15,7 +16,6 @@ from .cards import (
     parse_cards,
     plural,
     shoe_counts,
-    shoe_ids,
 )
 from .errors import HandfootError
 from .rules import Rules
@@ -73,7 +73,7 @@ class Deal:
         used = counts_of(k for seat in self.packets for p in seat for k in p)
         for k in (*self.stock, *(self.pile or ())):
             used[k] += 1
-        shoe = shoe_counts(rules.decks)
+        shoe = shoe_counts(rules.decks, rules.jokers)
         for k, n in enumerate(used):
             if n > shoe[k]:
                 raise DealError(f"the deal uses {n} of card {format_cards([k])}, "
@@ -93,14 +93,30 @@ def shuffled(rules: Rules, seed: int, round_no: int) -> list[int]:
     rng = random.Random(f"handfoot/{seed}/{round_no}")
     # A shuffle's permutation depends only on the generator and the length, so shuffling the
     # kinds of the card ids in order deals exactly what shuffling the ids would.
-    kinds = _shoe_kinds(rules.decks)[:]
+    kinds = _shoe_kinds(rules.decks, rules.jokers)[:]
     rng.shuffle(kinds)
     return kinds
 
 
 @lru_cache(maxsize=16)
-def _shoe_kinds(decks: int) -> list[int]:
-    return [card_kind(i) for i in shoe_ids(decks)]
+def _shoe_kinds(decks: int, jokers: int) -> list[int]:
+    """The shoe in its unshuffled order: each deck's 52 cards, then its jokers (with two jokers
+    a deck, exactly the physical card ids in order, so seeded deals never change)."""
+    out: list[int] = []
+    for deck in range(decks):
+        out += [card_kind(deck * 54 + c) for c in range(52)]
+        out += [JOKER] * jokers
+    return out
+
+
+def reshuffled(cards: list[int], key: str, round_no: int, count: int) -> tuple[int, ...]:
+    """The pile's cards (bottom first) shuffled into a new stock, top first: the ``count``-th
+    reshuffle of round ``round_no`` of the game whose shuffles ``key`` names (its seed, or its
+    deal for a scenario without one), so a replay shuffles the same way (9.3)."""
+    rng = random.Random(f"handfoot/{key}/{round_no}/reshuffle/{count}")
+    order = cards[:]
+    rng.shuffle(order)
+    return tuple(order)
 
 
 def deal_from_order(rules: Rules, order: list[int], dealer: int) -> Deal:

@@ -12,6 +12,7 @@ and interfaces ask it rather than judge for themselves.  The checks live in lega
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress, repeat
 from operator import is_
 
@@ -22,6 +23,7 @@ from .actions import (
     ADD_TWO,
     ANSWERS,
     ASK,
+    BOOK,
     DISCARDS,
     DRAW_CARDS,
     KNOCK,
@@ -32,7 +34,7 @@ from .actions import (
     Action,
     parse_action,
 )
-from .cards import JOKER, RED_THREE, TWO, WILD_SLOT
+from .cards import BLACK_THREE, JOKER, RED_THREE, TWO, WILD_SLOT
 from .clauses import IllegalAction
 from .deal import Deal
 from .events import Event, Refusal
@@ -43,6 +45,12 @@ from .tables import tables_for
 from .transitions import apply_action as _apply_action
 
 __all__ = ["Game", "legal_actions"]
+
+# The enum members the builders compare with, as module constants (one look-up fewer each,
+# in code that runs for every action).
+_DRAW, _MELD, _ANSWER, _PILE_OPENING, _GAME_OVER = (
+    Phase.DRAW, Phase.MELD, Phase.ANSWER, Phase.PILE_OPENING, Phase.GAME_OVER)
+_YES = AskState.YES
 
 
 class Game(State):
@@ -59,12 +67,15 @@ class Game(State):
         first_dealer: int = 0,
         first_round: int = 1,
         history: bool = True,
+        reshuffles: Sequence[Sequence[tuple[int, ...]]] | None = None,
     ) -> Game:
         """A game from a seed, or from explicit deals (one per round, for scenarios).
 
         ``first_round`` starts a scenario later in the game (round 3 opens at 120); explicit
         deals then count from that round and ``first_dealer`` deals it.  ``history=False``
-        keeps no list of applied actions (for games that will never be recorded)."""
+        keeps no list of applied actions (for games that will never be recorded).
+        ``reshuffles``: by round, the new stock (top first) of each time the pile is shuffled
+        into a new stock (9.3), as a record gives them; later ones follow from the seed."""
         if seed is None and not deals:
             raise ValueError("a game needs a seed or at least one explicit deal")
         if not 1 <= first_round <= rules.rounds:
@@ -79,6 +90,11 @@ class Game(State):
         g.first_round = first_round
         g.first_dealer = first_dealer
         g.round_deals = []
+        g.restocks = [tuple(tuple(order) for order in r) for r in reshuffles] \
+            if reshuffles is not None else None
+        g.round_restocks = []
+        g.reshuffles = 0
+        g.shuffle_key = ""
         g.history = [] if history else None
         g.version = 0
         g.round_no = first_round - 1
@@ -154,7 +170,7 @@ class Game(State):
     # ------------------------------------------------------------------ public facts
     @property
     def over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _GAME_OVER
 
     def team_of(self, seat: int) -> int:
         return seat % self.t.teams
@@ -192,13 +208,13 @@ def legal_actions(g: State) -> list[Action]:
     if g._legal_at == g.version:
         return g._legal[:]
     phase = g.phase
-    if phase is Phase.DRAW:
+    if phase is _DRAW:
         out = _legal_draw(g)
-    elif phase is Phase.MELD:
+    elif phase is _MELD:
         out = _legal_meld(g)
-    elif phase is Phase.ANSWER:
+    elif phase is _ANSWER:
         out = list(ANSWERS)
-    elif phase is Phase.PILE_OPENING:
+    elif phase is _PILE_OPENING:
         out = _legal_pile_opening(g)
     else:
         out = []
@@ -210,11 +226,19 @@ def legal_actions(g: State) -> list[Action]:
 def _legal_draw(g: State) -> list[Action]:
     out: list[Action] = [DRAW_CARDS if g.stock else STOP]
     pile = g.pile
-    # A pile that is empty or topped by a three cannot be taken at all (4.1, 4.2).
-    if pile and pile[-1] < RED_THREE:
-        for take in g.t.takes:
-            if legality.take_refusal(g, take) is None:
-                out.append(take)
+    # A pile that is empty or topped by a three cannot be taken at all (4.1, 4.2), but for a
+    # black three where a table says it does not block.
+    if pile and (pile[-1] < RED_THREE or (pile[-1] == BLACK_THREE
+                                          and not g.rules.black_three_blocks)):
+        t = g.t
+        for pair in t.pair_takes:
+            if legality.take_refusal(g, pair) is None:
+                out.append(pair)
+        if t.other_takes:  # the house rules' other ways (4.7, 4.8)
+            checks = legality.CHECKS
+            for take in t.other_takes:
+                if checks[type(take)](g, take) is None:
+                    out.append(take)
     return out
 
 
@@ -222,18 +246,42 @@ def _legal_pile_opening(g: State) -> list[Action]:
     out: list[Action] = []
     if not g.retracted:
         _meld_steps(g, out)
+        if g.t.meld_extras:
+            if g.t.book:
+                _book_step(g, out)
+            if g.pile_owed:
+                _owed_only(g, out)
     if g.staged:
         out.append(RETRACT)
     return out
 
 
+def _book_step(g: State, out: list[Action]) -> None:
+    """A book of black threes (5.7), where the rules have it."""
+    if g.hands[g.seat][BLACK_THREE] >= g.t.canasta and legality.book_refusal(g) is None:
+        out.append(BOOK)
+
+
+def _owed_only(g: State, out: list[Action]) -> None:
+    """After picking up the pile, only melds that use one of its cards (4.8): the fast path
+    of _meld_steps does not look at the obligation."""
+    out[:] = [a for a in out if facts.step_uses_picked(g, a)]
+
+
 def _legal_meld(g: State) -> list[Action]:
     out: list[Action] = []
     seat = g.seat
-    team = seat % g.t.teams
-    must_go_out = g.asked is AskState.YES and g.rules.permission_yes == "binding"
+    t = g.t
+    team = seat % t.teams
+    must_go_out = g.asked is _YES and legality.must_go_out(g)
     if not g.retracted:
         _meld_steps(g, out, must_go_out)
+        if t.meld_extras:
+            if t.book:
+                _book_step(g, out)
+            if g.pile_owed:
+                _owed_only(g, out)  # and nothing else until one of them is melded
+                return out
     hand = g.hands[seat]
     owed = not (g.took_pile and not g.rules.discard_after_pile)  # facts.discard_owed
     if owed:
@@ -245,7 +293,7 @@ def _legal_meld(g: State) -> list[Action]:
     # Knocking is refused at once where a discard is owed and more than one card is held.
     if (not owed or g.hand_n[seat] == 1) and legality.refusal(g, KNOCK) is None:
         out.append(KNOCK)
-    if g.packet_no[seat] == g.t.last_packet and legality.refusal(g, ASK) is None:
+    if g.packet_no[seat] == t.last_packet and legality.refusal(g, ASK) is None:
         out.append(ASK)
     if g.staged and not g.opened[team]:
         out.append(RETRACT)

@@ -235,6 +235,38 @@ class WentOut(NamedTuple):
         return "went_out"
 
 
+class Reshuffled(NamedTuple):
+    """The pile, all but its top card, was shuffled into a new stock (9.3): how many cards,
+    never their order."""
+
+    seat: int  # -1
+    cards: int
+
+    @property
+    def name(self) -> str:
+        return "reshuffle"
+
+
+class FinalLap(NamedTuple):
+    """The seat went out and every other player now has one more turn (8.7)."""
+
+    seat: int
+
+    @property
+    def name(self) -> str:
+        return "final_lap"
+
+
+class SkippedDraw(NamedTuple):
+    """The seat begins its turn in the packet a discard brought, without drawing (7.3)."""
+
+    seat: int
+
+    @property
+    def name(self) -> str:
+        return "no_draw"
+
+
 class RoundEnded(NamedTuple):
     seat: int  # who went out, or -1
     how: RoundEnd
@@ -258,14 +290,14 @@ Event = (
     RoundDealt | UpcardTurned | UpcardRejected | TurnBegan | Drew | StockEmptied | RedThreesLaid
     | Replaced | PileTaken | PileToHand | Melded | CanastaFinished | PennySetAside | Opened
     | PickedUp | Discarded | Knocked | Retracted | AskedToGoOut | Answered | Passed | WentOut
-    | RoundEnded | GameEnded
+    | RoundEnded | GameEnded | Reshuffled | FinalLap | SkippedDraw
 )
 
 EVENT_TYPES: tuple[type[Event], ...] = (
     RoundDealt, UpcardTurned, UpcardRejected, TurnBegan, Drew, StockEmptied, RedThreesLaid,
     Replaced, PileTaken, PileToHand, Melded, CanastaFinished, PennySetAside, Opened, PickedUp,
     Discarded, Knocked, Retracted, AskedToGoOut, Answered, Passed, WentOut, RoundEnded,
-    GameEnded,
+    GameEnded, Reshuffled, FinalLap, SkippedDraw,
 )
 
 

@@ -8,13 +8,14 @@ transitions.py both build on this module and neither needs the other's internals
 
 from __future__ import annotations
 
-from .actions import ADDS, STARTS, Add, LayDown, Start
-from .cards import JOKER, NUM_SLOTS, TWO, WILD_SLOT
+from .actions import ADDS, STARTS, Add, BlackThreeBook, LayDown, Start
+from .cards import BLACK_THREE, JOKER, NUM_SLOTS, TWO, WILD_SLOT
 from .events import Refusal
 from .rules import Rules
 from .state import AskState, State
 from .tables import slot_name
 
+_YES, _NO = AskState.YES, AskState.NO  # module constants: enum look-ups are slow
 _NUMBER_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
@@ -99,6 +100,9 @@ def go_out_refusal(g: State, seat: int) -> Refusal | None:
     rules = g.rules
     if g.packet_no[seat] != g.t.last_packet:
         return ("8.3", f"you can go out only from your {rules.packet_names[-1]}")
+    if g.went_out >= 0 and g.went_out != seat:
+        return ("8.7", f"seat {g.went_out} has gone out: in the final lap you may meld but "
+                "not go out")
     team = seat % g.t.teams
     missing = quota_missing(g, team)
     if missing:
@@ -114,8 +118,8 @@ def go_out_refusal(g: State, seat: int) -> Refusal | None:
             if rules.partner_in_foot == "played_from_foot" and not g.foot_played[mate]:
                 return ("8.4", f"every partner must have played from their "
                         f"{rules.packet_names[-1]} first")
-    if rules.permission and rules.team_size > 1 and g.asked is not AskState.YES:
-        if g.asked is AskState.NO:
+    if rules.permission and rules.team_size > 1 and g.asked is not _YES:
+        if g.asked is _NO:
             return ("8.5.2", "your partner said no: you may not go out this turn")
         return ("8.5.1", "ask your partner \"may I go out?\" first")
     return None
@@ -126,7 +130,8 @@ def stripping_refusal(g: State, seat: int, why: Refusal | None) -> Refusal:
     (7.5), with the going-out condition that is missing as its sub-clause."""
     if why is None or why[0] == "8.3":
         return ("7.5", "keep two cards back: one to discard and one to carry on with")
-    sub = {"8.1": "7.5.1", "8.4": "7.5.2", "8.5.1": "7.5.3", "8.5.2": "7.5.4"}[why[0]]
+    sub = {"8.1": "7.5.1", "8.4": "7.5.2", "8.5.1": "7.5.3", "8.5.2": "7.5.4",
+           "8.7": "7.5"}[why[0]]
     return (sub, f"you may not go out yet ({why[1]}), so keep two cards back: one to discard "
             "and one to carry on with")
 
@@ -138,6 +143,32 @@ def next_packet_refusal(g: State, seat: int, team_has_canasta: bool) -> Refusal 
         return ("7.2", f"you may not empty your hand before {teams(g.rules)} first canasta "
                 "brings your knee")
     return None
+
+
+# ====================================================================== the picked-up pile
+def uses_picked(g: State, slot: int, naturals: int, twos: int, jokers: int) -> bool:
+    """Whether cards melded in ``slot`` include a kind picked up from the pile this turn
+    (4.8): cards of a kind are alike, so melding one is melding the picked-up one."""
+    picked = g.picked
+    return ((naturals > 0 and slot in picked) or (twos > 0 and TWO in picked)
+            or (jokers > 0 and JOKER in picked))
+
+
+def step_uses_picked(g: State, action: object) -> bool:
+    """Whether a meld step (or a book of black threes) uses a card picked up from the pile."""
+    if isinstance(action, Start):
+        return uses_picked(g, action.slot, action.naturals, action.twos, action.jokers)
+    if isinstance(action, Add):
+        k = action.kind
+        return uses_picked(g, action.slot, int(k < TWO), int(k == TWO), int(k == JOKER))
+    if isinstance(action, BlackThreeBook):
+        return BLACK_THREE in g.picked
+    if isinstance(action, LayDown):
+        return any(uses_picked(g, p.slot, p.naturals, p.twos, p.jokers) for p in action.parts)
+    return False
+
+
+PILE_OWED: Refusal = ("4.8", "meld a card you picked up from the pile first")
 
 
 # ====================================================================== lay-downs

@@ -2,21 +2,26 @@
 
 After every applied action ``settle`` looks at what the action's handler left behind (a turn
 that is over, a round that has ended) and moves the game on: the next turn with the stock-out
-and turn-cap rules (9.1, 9.2), or the round's score, the next deal, the end of the game.
+and turn-cap rules (9.1, 9.2), the pile reshuffled into a new stock (9.3), a final lap after
+going out (8.7), or the round's score, the next deal, the end of the game.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+
 from . import legality
-from .actions import TAKES
 from .cards import NUM_KINDS, NUM_SLOTS
-from .deal import Deal, seeded_deal
+from .deal import Deal, DealError, reshuffled, seeded_deal
 from .events import (
     Event,
+    FinalLap,
     GameEnded,
     Passed,
+    Reshuffled,
     RoundDealt,
     RoundEnded,
+    SkippedDraw,
     TurnBegan,
     UpcardRejected,
     UpcardTurned,
@@ -25,17 +30,38 @@ from .scoring import score_round
 from .state import AskState, Phase, RoundEnd, State
 from .transitions import lay_red_threes
 
+# Enum members as module constants: a class attribute of an enum is a slow look-up, and the
+# turn's code runs for every turn of every game.
+_DRAW, _MELD, _GAME_OVER = Phase.DRAW, Phase.MELD, Phase.GAME_OVER
+_NOT_ASKED = AskState.NOT_ASKED
+_WENT_OUT, _STOCK_OUT, _TURN_CAP = RoundEnd.WENT_OUT, RoundEnd.STOCK_OUT, RoundEnd.TURN_CAP
+
 
 def settle(g: State, events: list[Event]) -> None:
     """Move the game on after an action: end the round, or begin the next turn."""
     if g.ended_by is not None:
+        if g.ended_by is _WENT_OUT and _final_lap(g):
+            # The round goes on until the turn comes back to the one who went out (8.7).
+            g.ended_by = None
+            g.turn_over = True
+            g.turn_limit = 0  # next_turn watches for the lap's end
+            events.append(FinalLap(g.went_out))
+            next_turn(g, events)
+            return
         end_round(g, events)
     elif g.turn_over:
         if g.rules.stock_out == "end_of_turn" and not g.stock:
-            g.ended_by = RoundEnd.STOCK_OUT
+            g.ended_by = _STOCK_OUT
             end_round(g, events)
         else:
             next_turn(g, events)
+
+
+def _final_lap(g: State) -> bool:
+    """Whether the going out just made begins a final lap (8.7).  A discard has ended the
+    turn as well (``turn_over``); a meld of the last card has not."""
+    mode = g.rules.final_lap
+    return mode == "always" or (mode == "meld_out" and not g.turn_over)
 
 
 # ====================================================================== rounds
@@ -80,7 +106,16 @@ def start_round(g: State, events: list[Event]) -> None:
     g.first_canasta = [False] * teams
     g.knee_pending = [False] * n
     g.set_aside = [0] * NUM_KINDS
+    g.picked = ()
+    g.pile_owed = False
+    g.foot_turns = 0
+    g.reshuffles = 0
+    g.round_restocks.append(())
+    # A scenario without a seed reshuffles from its deal, which no player knows whole (9.3).
+    g.shuffle_key = ("" if rules.stock_out != "reshuffle" else str(g.seed)
+                     if g.seed is not None else "deal:" + repr(deal))
     g.turns = 0
+    g.turn_limit = rules.turn_cap
     g.passes = 0
     g.ended_by = None
     g.went_out = -1
@@ -124,6 +159,8 @@ def _turn_upcard(g: State, events: list[Event]) -> None:
 def end_round(g: State, events: list[Event]) -> None:
     """Score the round that has ended, then deal the next or end the game."""
     assert g.ended_by is not None
+    if g.went_out >= 0:
+        g.ended_by = _WENT_OUT  # the stock or the cap cut a final lap short (8.7)
     result = score_round(g)
     g.results.append(result)
     scores = result.scores
@@ -137,53 +174,80 @@ def end_round(g: State, events: list[Event]) -> None:
 
 
 def _game_over(g: State, events: list[Event]) -> None:
-    g.phase = Phase.GAME_OVER
+    g.phase = _GAME_OVER
     g.turn_over = False
     events.append(GameEnded(-1, tuple(g.totals)))
 
 
 # ====================================================================== turns
 def next_turn(g: State, events: list[Event]) -> None:
-    """Pass the turn left and open it, ending the round where the rules say (9.1, 9.2)."""
+    """Pass the turn left and open it, ending the round where the rules say (8.7, 9.1, 9.2)."""
     rules = g.rules
     players = rules.players
     while True:
+        if g.passes >= players and not g.stock:
+            # Every player in a row declined or could not take the pile (9.1, D22).
+            g.ended_by = _STOCK_OUT
+            end_round(g, events)
+            return
         g.seat = (g.seat + 1) % players
         g.actor = g.seat
-        g.phase = Phase.DRAW
+        g.phase = _DRAW
         g.turn_over = False
         g.took_pile = False
         g.retracted = False
-        g.asked = AskState.NOT_ASKED
+        g.asked = _NOT_ASKED
         g.staged = 0
         g.snapshot = None
         minimums = g.t.round_minimums
         g.minimum = (minimums[g.round_no] if minimums is not None else
                      rules.opening_minimum(g.round_no, g.totals[g.seat % g.t.teams]))
-        if g.turns >= rules.turn_cap:
-            g.ended_by = RoundEnd.TURN_CAP
-            end_round(g, events)
-            return
-        if g.stock or _pile_may_be_taken(g):
+        if g.turns >= g.turn_limit:
+            # The turn cap, and the house rules' cases (the limit is 0 while one is pending).
+            if g.seat == g.went_out:  # the final lap has come round (8.7)
+                g.ended_by = _WENT_OUT
+                end_round(g, events)
+                return
+            if g.turns >= rules.turn_cap:
+                g.ended_by = _TURN_CAP
+                end_round(g, events)
+                return
+            _watched(g, events)
+        if g.stock:
             break
-        mode = rules.stock_out
-        if mode != "nobody_takes":
-            g.ended_by = RoundEnd.STOCK_OUT
+        if (rules.stock_out == "reshuffle" and len(g.pile) >= 2
+                and g.reshuffles < rules.max_reshuffles):
+            _reshuffle(g, events)
+            break
+        # A turn whose draw a packet replaces needs no stock (7.3).
+        if g.phase is _MELD or _pile_may_be_taken(g):
+            break
+        if rules.stock_out != "nobody_takes":
+            g.ended_by = _STOCK_OUT
             end_round(g, events)
             return
         # Every player is asked in turn; one who cannot take the pile passes (9.1).
         events.append(Passed(g.seat, False))
         g.passes += 1
-        if g.passes >= players:
-            g.ended_by = RoundEnd.STOCK_OUT
-            end_round(g, events)
-            return
-    if not g.stock and g.passes >= players:
-        g.ended_by = RoundEnd.STOCK_OUT
-        end_round(g, events)
-        return
     g.turns += 1
     events.append(TurnBegan(g.seat, g.turns))
+
+
+def _watched(g: State, events: list[Event]) -> None:
+    """At the start of a turn where the turn limit is down: forget last turn's picked-up pile
+    (4.8), begin the turn in the packet a discard brought without drawing (7.3), and put the
+    limit back to the turn cap once nothing more is pending."""
+    if g.picked:
+        g.picked = ()
+        g.pile_owed = False
+    seat = g.seat
+    if g.foot_turns >> seat & 1:
+        g.foot_turns &= ~(1 << seat)
+        g.phase = _MELD
+        g.passes = 0
+        events.append(SkippedDraw(seat))
+    if g.went_out < 0 and not g.foot_turns:
+        g.turn_limit = g.rules.turn_cap
 
 
 def _pile_may_be_taken(g: State) -> bool:
@@ -191,4 +255,26 @@ def _pile_may_be_taken(g: State) -> bool:
     pile (only where the rules let play go on without a stock)."""
     if g.rules.stock_out not in ("pile_only", "nobody_takes"):
         return False
-    return any(legality.take_refusal(g, take) is None for take in TAKES)
+    return any(legality.refusal(g, take) is None for take in g.t.takes)
+
+
+def _reshuffle(g: State, events: list[Event]) -> None:
+    """The pile but its top card becomes a new stock (9.3): the order a record gives for this
+    reshuffle, else one drawn from the game's seed (or, without one, its deal), the round
+    and how many reshuffles came before."""
+    cards = g.pile[:-1]
+    played = len(g.results)
+    given = g.restocks
+    if given is not None and played < len(given) and g.reshuffles < len(given[played]):
+        order = given[played][g.reshuffles]
+        if Counter(order) != Counter(cards):
+            raise DealError(f"round {g.round_no}: reshuffle {g.reshuffles + 1} does not hold "
+                            "the cards of the pile")
+    else:
+        order = reshuffled(cards, g.shuffle_key, g.round_no, g.reshuffles)
+    g.stock = list(reversed(order))
+    del g.pile[:-1]
+    g.reshuffles += 1
+    if g.round_restocks:
+        g.round_restocks[-1] = (*g.round_restocks[-1], order)
+    events.append(Reshuffled(-1, len(order)))

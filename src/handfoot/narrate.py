@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import KIND_TOKENS, WILD_SLOT, plural, slot_token
+from .cards import BLACK_THREE, KIND_TOKENS, WILD_SLOT, plural, slot_token
 from .events import (
     Answered,
     AskedToGoOut,
@@ -18,6 +18,7 @@ from .events import (
     Discarded,
     Drew,
     Event,
+    FinalLap,
     GameEnded,
     Knocked,
     Melded,
@@ -29,9 +30,11 @@ from .events import (
     PileToHand,
     RedThreesLaid,
     Replaced,
+    Reshuffled,
     Retracted,
     RoundDealt,
     RoundEnded,
+    SkippedDraw,
     StockEmptied,
     TurnBegan,
     UpcardRejected,
@@ -50,7 +53,7 @@ _SECOND = {
     "puts": "put", "melds": "meld", "completes": "complete", "sets": "set", "opens": "open",
     "picks up": "pick up", "discards": "discard", "knocks": "knock", "takes back": "take back",
     "asks": "ask", "answers": "answer", "passes": "pass", "cannot take the pile":
-    "cannot take the pile", "goes out": "go out",
+    "cannot take the pile", "goes out": "go out", "plays": "play",
 }
 
 
@@ -134,6 +137,12 @@ def describe(event: Event, names: Sequence[str] | None = None, you: int = -1,
         return says("passes") if e.chose else says("cannot take the pile", " and passes")
     if isinstance(e, WentOut):
         return says("goes out") + "!"
+    if isinstance(e, Reshuffled):
+        return f"the pile is shuffled into a new stock ({plural(e.cards, 'card')})"
+    if isinstance(e, FinalLap):
+        return "final lap: every other player has one more turn"
+    if isinstance(e, SkippedDraw):
+        return says("plays", f" from {yours()} new packet without drawing")
     if isinstance(e, RoundEnded):
         return "round over: " + ending_words(e.how, e.seat, names, you)
     if isinstance(e, GameEnded):
@@ -145,6 +154,8 @@ def canasta_words(slot: int, kind: str) -> str:
     """``a clean canasta of Ks``, ``a canasta of 7s``, ``a wild canasta``."""
     if slot == WILD_SLOT:
         return "a wild canasta"
+    if slot == BLACK_THREE:
+        return "a book of black threes"
     ranks = f"{slot_token(slot)}s"
     if kind == ranks:  # a rank canasta with its own bonus, such as 7s
         return f"a canasta of {ranks}"

@@ -49,6 +49,18 @@ _SHARED: dict[str, Any] = {
     # 000, 001, 003 and 004 say the partner's answer binds (8.5.3).
     "permission_yes": "binding",
     "canasta_pennies": 0,
+    # House rules of other tables (issue 21): off in every preset, so each plays as written.
+    "jokers": 2,
+    "draw_count": 2,
+    "black_three_book": False,
+    "black_three_blocks": True,
+    "pile_onto_meld": False,
+    "pile_any_card": False,
+    "opening_counts_bonuses": False,
+    "whole_hand_opening": False,
+    "foot_replaces_draw": False,
+    "final_lap": "never",
+    "max_reshuffles": 1,  # only under stock_out = "reshuffle" (decision D24)
 }
 
 _HAND_AND_FOOT_CANASTAS = {"clean": 500, "dirty": 300, "wild": 1500}

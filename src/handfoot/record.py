@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action, ActionSyntaxError, parse_action
-from .cards import CardError, parse_cards
+from .cards import CardError, format_cards, parse_cards
 from .clauses import CLAUSES
 from .deal import Deal, DealError
 from .engine import Game, wrong_seat
@@ -27,14 +27,22 @@ from .scoring import RoundResult
 from .state import RoundEnd
 
 FORMAT = "handfoot-record"
-VERSION = 2
-# What version 2 added to the rules: a version-1 record was played without them, which is
-# what these values reproduce.
-_V1_RULES = {"permission_yes": "allows", "canasta_pennies": 0}
+VERSION = 3
+READS = (1, 2, VERSION)
+# What version 3 added to the rules (the house rules of issue 21): a version-2 record was
+# played without them, which is what these values reproduce.
+_V2_RULES: dict[str, Any] = {
+    "jokers": 2, "draw_count": 2, "black_three_book": False, "black_three_blocks": True,
+    "pile_onto_meld": False, "pile_any_card": False, "opening_counts_bonuses": False,
+    "whole_hand_opening": False, "foot_replaces_draw": False, "final_lap": "never",
+    "max_reshuffles": 1,
+}
+# What version 2 added: a version-1 record was played without these either.
+_V1_RULES: dict[str, Any] = _V2_RULES | {"permission_yes": "allows", "canasta_pennies": 0}
 
 _TOP_FIELDS = ("format", "version", "description", "rules", "seed", "first_dealer",
                "first_round", "seats", "rounds", "totals", "ended")
-_ROUND_FIELDS = ("round", "deal", "actions", "result")
+_ROUND_FIELDS = ("round", "deal", "actions", "reshuffles", "result")
 _RESULT_FIELDS = ("round", "ended_by", "went_out", "turns", "teams")
 
 
@@ -61,6 +69,8 @@ class RoundRecord:
     deal: Deal
     actions: list[tuple[int, Action]] = field(default_factory=list)
     result: RoundResult | None = None  # None while unfinished (or left out by a scenario)
+    # The new stock, top first, of each time the pile was shuffled into one (9.3).
+    reshuffles: list[tuple[int, ...]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -79,7 +89,8 @@ class Record:
     def new_game(self) -> Game:
         """A fresh game dealt as the record's rounds were dealt."""
         return Game.new(self.rules, seed=self.seed, deals=[r.deal for r in self.rounds],
-                        first_dealer=self.first_dealer, first_round=self.first_round)
+                        first_dealer=self.first_dealer, first_round=self.first_round,
+                        reshuffles=[r.reshuffles for r in self.rounds])
 
     @classmethod
     def from_game(cls, game: Game, names: list[str] | None = None,
@@ -91,8 +102,10 @@ class Record:
         if names is not None and len(names) != rules.players:
             raise ValueError(f"names: {rules.players} seats need {rules.players} names")
         seats = [Seat(rules.team_of(s), names[s] if names else "") for s in range(rules.players)]
-        rounds = [RoundRecord(game.first_round + i, deal) for i, deal in
-                  enumerate(game.round_deals)]
+        rounds = [RoundRecord(game.first_round + i, deal,
+                              reshuffles=list(game.round_restocks[i])
+                              if i < len(game.round_restocks) else [])
+                  for i, deal in enumerate(game.round_deals)]
         for played in game.history:
             rounds[played.round - game.first_round].actions.append((played.seat, played.action))
         for i, result in enumerate(game.results):
@@ -119,6 +132,8 @@ def record_to_mapping(record: Record) -> dict[str, Any]:
     for r in record.rounds:
         row: dict[str, Any] = {"round": r.round, "deal": r.deal.to_mapping(),
                                "actions": [[seat, a.text] for seat, a in r.actions]}
+        if r.reshuffles:
+            row["reshuffles"] = [format_cards(order) for order in r.reshuffles]
         if r.result is not None:
             row["result"] = r.result.to_mapping()
         rounds.append(row)
@@ -185,7 +200,11 @@ def _round_lines(row: dict[str, Any], more: bool) -> list[str]:
         out.append(f"    \"pile\": {_j(deal['pile'])}")
     out.append("   },")
     result = row.get("result")
-    out += _list_block("   ", "actions", [_j(a) for a in row["actions"]], result is None)
+    reshuffles = row.get("reshuffles")
+    out += _list_block("   ", "actions", [_j(a) for a in row["actions"]],
+                       result is None and reshuffles is None)
+    if reshuffles is not None:
+        out += _list_block("   ", "reshuffles", [_j(r) for r in reshuffles], result is None)
     if result is not None:
         out.append('   "result": {')
         for key in _RESULT_FIELDS[:-1]:
@@ -257,14 +276,15 @@ def record_from_mapping(data: Any) -> Record:
     version = data["version"]
     if not _is_int(version):
         raise RecordError("version", f"expected a whole number, got {version!r}")
-    if version not in (1, VERSION):
+    if version not in READS:
         newer = " (written by a newer handfoot)" if version > VERSION else ""
         raise RecordError("version", f"unknown version {version}{newer}; this handfoot reads "
-                          f"version {VERSION}")
+                          f"versions {', '.join(map(str, READS))}")
     _need_object(data, "", _TOP_FIELDS, ("rules", "seats", "rounds"))
     raw_rules = data["rules"]
-    if version == 1 and isinstance(raw_rules, dict):
-        raw_rules = _V1_RULES | raw_rules
+    if version < VERSION and isinstance(raw_rules, dict):
+        # Read as played: the settings added since were not there, so they did not apply.
+        raw_rules = (_V1_RULES if version == 1 else _V2_RULES) | raw_rules
     rules = _read_rules(raw_rules)
     description = data.get("description", "")
     if not isinstance(description, str):
@@ -281,7 +301,7 @@ def record_from_mapping(data: Any) -> Record:
     if len(rows) > rules.rounds - first_round + 1:
         raise RecordError("rounds", f"{len(rows)} rounds, but a game starting at round "
                           f"{first_round} has {rules.rounds - first_round + 1}")
-    rounds = [_read_round(row, f"rounds[{i}]", first_round + i, rules)
+    rounds = [_read_round(row, f"rounds[{i}]", first_round + i, rules, version)
               for i, row in enumerate(rows)]
     totals: list[int] | None = None
     if "totals" in data:
@@ -327,8 +347,11 @@ def _read_seats(value: Any, rules: Rules) -> list[Seat]:
     return seats
 
 
-def _read_round(row: Any, where: str, number: int, rules: Rules) -> RoundRecord:
-    _need_object(row, where, _ROUND_FIELDS, ("round", "deal", "actions"))
+def _read_round(row: Any, where: str, number: int, rules: Rules,
+                version: int = VERSION) -> RoundRecord:
+    known = _ROUND_FIELDS if version >= 3 else tuple(f for f in _ROUND_FIELDS
+                                                     if f != "reshuffles")
+    _need_object(row, where, known, ("round", "deal", "actions"))
     got = _need_int(row["round"], f"{where}.round")
     if got != number:
         raise RecordError(f"{where}.round", f"expected round {number} (rounds follow "
@@ -347,10 +370,19 @@ def _read_round(row: Any, where: str, number: int, rules: Rules) -> RoundRecord:
         except ActionSyntaxError as err:
             raise RecordError(f"{at}[1]", str(err)) from None
         actions.append((seat, action))
+    reshuffles = []
+    for i, text in enumerate(_need_list(row.get("reshuffles", []), f"{where}.reshuffles")):
+        at = f"{where}.reshuffles[{i}]"
+        if not isinstance(text, str):
+            raise RecordError(at, "expected the new stock as card text, top card first")
+        try:
+            reshuffles.append(tuple(parse_cards(text)))
+        except CardError as err:
+            raise RecordError(at, str(err)) from None
     result = None
     if "result" in row:
         result = _read_result(row["result"], f"{where}.result", number, rules)
-    return RoundRecord(number, deal, actions, result)
+    return RoundRecord(number, deal, actions, result, reshuffles)
 
 
 def _read_deal(value: Any, where: str, rules: Rules) -> Deal:
@@ -479,7 +511,10 @@ def replay(record: Record) -> ReplayResult:
                 out.record = Record.from_game(game, names, record.description)
                 return out
             turn = game.turns
-            events = game.apply(action)
+            try:
+                events = game.apply(action)
+            except DealError as err:
+                raise RecordError(f"{_where_round(r)}.reshuffles", str(err)) from None
             out.steps.append(Step(rnd.round, i, turn, seat, action, events))
         if not _check_round(game, record, r, out.mismatches):
             break  # the round did not end: later rounds' actions would land in it
@@ -489,6 +524,10 @@ def replay(record: Record) -> ReplayResult:
     if record.ended is not None and record.ended != game.over:
         out.mismatches.append(Mismatch(None, "ended", record.ended, game.over))
     return out
+
+
+def _where_round(r: int) -> str:
+    return f"rounds[{r}]"
 
 
 def _step_refusal(game: Game, r: int, seat: int, action: Action) -> tuple[str, str] | None:

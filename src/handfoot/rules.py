@@ -106,6 +106,15 @@ CHOICES: dict[str, dict[str, str]] = {
         "round ends when the player to move cannot or will not",
         "nobody_takes": "with the stock empty, each player in turn may take the pile or pass; "
         "the round ends when every player in a row has passed or could not take it",
+        "reshuffle": "the pile, all but its top card, is shuffled into a new stock and play "
+        "goes on; the round ends only when the pile has no card to spare",
+    },
+    "final_lap": {
+        "never": "going out ends the round at once",
+        "meld_out": "going out by melding the last card, with no discard, gives every other "
+        "player one more turn before the round is scored",
+        "always": "going out, by a meld or a discard, gives every other player one more turn "
+        "before the round is scored",
     },
 }
 
@@ -124,7 +133,15 @@ EmptyBeforeKnee = Literal["forbidden", "take_knee"]
 PartnerInFoot = Literal["no", "in_foot", "played_from_foot"]
 PermissionYes = Literal["binding", "allows"]
 LastCard = Literal["meld_or_discard", "discard"]
-StockOut = Literal["end_of_turn", "cannot_draw", "pile_only", "nobody_takes"]
+StockOut = Literal["end_of_turn", "cannot_draw", "pile_only", "nobody_takes", "reshuffle"]
+FinalLap = Literal["never", "meld_out", "always"]
+# Numbers a table picks from a short list: Literal types too, checked by validate().
+DrawCount = Literal[1, 2, 3]
+JokersPerDeck = Literal[0, 2, 4]
+DRAW_COUNTS = (1, 2, 3)
+JOKERS_PER_DECK = (0, 2, 4)
+# max_wilds in the object when a meld may hold any number of wild cards ("unlimited").
+UNLIMITED = -1
 
 BASE_CANASTA_KINDS = ("clean", "dirty", "wild")
 
@@ -158,6 +175,7 @@ class Rules:
     players: int
     team_size: int
     decks: int
+    jokers: JokersPerDeck  # jokers in each deck
     packets: tuple[int, ...]
     rounds: int
     card_values: tuple[int, ...]  # by kind, naturals and wilds (13 entries)
@@ -174,18 +192,24 @@ class Rules:
     red_three_set_bonus: int
     red_three_bonus_needs_canasta: bool
     black_three_penalty: int
+    black_three_book: bool  # black threes may be melded from the foot as a book
+    black_three_blocks: bool  # a black three on top of the pile blocks it
+    # The turn
+    draw_count: DrawCount  # cards drawn from the stock
     # The pile
     pile_take: int  # 0 = the whole pile
     pile_pair: PilePair
     pile_wild_top: PileWildTop
     pile_before_opening: PileBeforeOpening
+    pile_onto_meld: bool  # the top card alone may go onto the team's open meld of its rank
+    pile_any_card: bool  # the pile may be picked up when any card of it plays at once
     discard_after_pile: bool
     # Melds
     meld_min: int
     canasta_size: int
     add_to_canasta: AddToCanasta
     wild_ratio: WildRatio
-    max_wilds: int
+    max_wilds: int  # UNLIMITED (-1): no cap
     naturals_before_wild: int
     wilds_first: bool
     no_wild_ranks: frozenset[int]
@@ -194,9 +218,12 @@ class Rules:
     opening_by: OpeningBy
     opening_minimums: tuple[int, ...]
     opening_score_table: tuple[tuple[int, int], ...]
+    opening_counts_bonuses: bool  # canastas finished in the opening count their bonus
+    whole_hand_opening: bool  # melding the whole hand opens below the minimum
     # Knee and foot
     knee_pickup: KneePickup
     empty_before_knee: EmptyBeforeKnee
+    foot_replaces_draw: bool  # a packet reached by a discard replaces the next turn's draw
     # Going out
     quota: tuple[tuple[str, int], ...]
     special_fills_clean: bool
@@ -206,7 +233,9 @@ class Rules:
     permission_yes: PermissionYes
     last_card: LastCard
     going_out_bonus: int
+    final_lap: FinalLap
     stock_out: StockOut
+    max_reshuffles: int  # the most times a round's pile becomes a new stock (9.3)
     turn_cap: int
     # Scoring
     canasta_bonus: tuple[tuple[str, int], ...]
@@ -237,7 +266,11 @@ class Rules:
 
     @property
     def shoe_size(self) -> int:
-        return self.decks * 54
+        return self.decks * (52 + self.jokers)
+
+    @property
+    def wilds_per_deck(self) -> int:
+        return 4 + self.jokers
 
     def canasta_bonus_of(self, kind: str) -> int:
         return dict(self.canasta_bonus).get(kind, 0)
@@ -317,6 +350,8 @@ class Rules:
         # round that never ends; each is far past what the documents or a table use.
         need(self.decks <= 20, "decks", "at most 20: the documents shuffle at most 7 decks, "
              "one more than the players, and 20 is more than a table can shuffle")
+        need(self.jokers in JOKERS_PER_DECK, "jokers", "must be 0, 2 or 4 jokers a deck")
+        need(self.draw_count in DRAW_COUNTS, "draw_count", "must be 1, 2 or 3 cards")
         need(len(self.packets) >= 2, "packets", "needs at least a hand and a foot")
         need(all(p >= 1 for p in self.packets), "packets", "every packet needs a card")
         dealt = self.players * sum(self.packets)
@@ -335,13 +370,16 @@ class Rules:
         need(self.meld_min == 3, "meld_min", "the engine melds three cards at a time "
              "when a meld starts; only 3 is supported")
         need(self.canasta_size > self.meld_min, "canasta_size", "must exceed meld_min")
-        need(self.canasta_size <= 10 * self.decks, "canasta_size",
-             f"at most {10 * self.decks}: a canasta is cards of one rank and wild cards, and "
-             f"each deck holds 4 of a rank and 6 wild cards")
-        need(0 <= self.max_wilds < self.canasta_size, "max_wilds",
-             "must be from 0 to one less than canasta_size")
+        most = (4 + self.wilds_per_deck) * self.decks
+        need(self.canasta_size <= most, "canasta_size",
+             f"at most {most}: a canasta is cards of one rank and wild cards, and "
+             f"each deck holds 4 of a rank and {self.wilds_per_deck} wild cards")
+        need(self.max_wilds == UNLIMITED or 0 <= self.max_wilds < self.canasta_size,
+             "max_wilds", "must be 'unlimited' or from 0 to one less than canasta_size")
         need(self.naturals_before_wild >= 1, "naturals_before_wild", "must be at least 1")
         need(self.pile_take >= 0, "pile_take", "must be 'whole' or a positive count")
+        need(1 <= self.max_reshuffles <= 100, "max_reshuffles", "must be from 1 to 100 "
+             "reshuffles a round (the turn cap bounds a round as well)")
         need(self.turn_cap >= 10, "turn_cap", "must be at least 10 turns")
         need(self.turn_cap <= 10_000, "turn_cap", "at most 10000 turns: the presets cap a "
              "round at 400 or 600, and a real round ends far sooner")
@@ -366,7 +404,7 @@ class Rules:
         if quota.get("wild", 0):
             need(self.wild_melds, "quota", "asks for a wild canasta but wild_melds is false")
         if quota.get("dirty", 0):
-            need(self.max_wilds >= 1, "quota", "asks for a dirty canasta but max_wilds is 0")
+            need(self.max_wilds != 0, "quota", "asks for a dirty canasta but max_wilds is 0")
         need(self.pile_wild_top != "matching_pair" or self.wild_melds, "pile_wild_top",
              "'matching_pair' melds three wild cards, but wild_melds is false")
         if self.red_threes == "dead":
@@ -382,18 +420,28 @@ class Rules:
         need(self.canasta_pennies >= 0, "canasta_pennies", "cannot be negative")
         need(len(self.upcard_rejects) < 15, "upcard_rejects",
              "rejects every card: no upcard could ever be turned")
+        need(self.black_three_blocks or self.black_three_book or self.pile_any_card,
+             "black_three_blocks", "false needs a way to take a black three on top: "
+             "black_three_book (a book from the foot) or pile_any_card (another card plays)")
+        need(not (self.pile_any_card and self.pile_before_opening == "hand_only"),
+             "pile_any_card", "counts the cards picked up from the pile toward the opening, "
+             "but pile_before_opening = 'hand_only' counts only the hand's")
 
 
 # --------------------------------------------------------------------- conversion helpers
 _INT_KEYS = {
-    "players", "team_size", "decks", "rounds", "red_three_bonus", "red_three_penalty",
+    "players", "team_size", "decks", "jokers", "draw_count", "rounds", "red_three_bonus",
+    "red_three_penalty",
     "red_three_set_size", "red_three_set_bonus", "black_three_penalty", "meld_min",
-    "canasta_size", "max_wilds", "naturals_before_wild", "going_out_bonus", "turn_cap",
+    "canasta_size", "naturals_before_wild", "going_out_bonus", "turn_cap",
     "exact_cut_bonus", "knee_reminder_penalty", "over_meld_penalty", "canasta_pennies",
+    "max_reshuffles",
 }
 _BOOL_KEYS = {
     "upcard", "red_three_bonus_needs_canasta", "discard_after_pile", "wilds_first",
     "wild_melds", "special_fills_clean", "clean_fills_dirty", "permission",
+    "black_three_book", "black_three_blocks", "pile_onto_meld", "pile_any_card",
+    "opening_counts_bonuses", "whole_hand_opening", "foot_replaces_draw",
 }
 _STR_KEYS = {"name", "source", *CHOICES}
 
@@ -425,6 +473,13 @@ def _from_plain(key: str, value: Any) -> Any:
         n = _int(key, value)
         if n < 1:
             raise RulesError(key, "must be 'whole' or a count of at least 1")
+        return n
+    if key == "max_wilds":
+        if value == "unlimited":
+            return UNLIMITED
+        n = _int(key, value)
+        if n < 0:
+            raise RulesError(key, "must be 'unlimited' or a count from 0")
         return n
     if key in ("packets", "opening_minimums"):
         if not isinstance(value, list | tuple):
@@ -484,6 +539,8 @@ def _table(key: str, value: Any) -> Mapping[str, Any]:
 def _to_plain(key: str, value: Any) -> Any:
     if key == "pile_take":
         return "whole" if value == 0 else value
+    if key == "max_wilds":
+        return "unlimited" if value == UNLIMITED else value
     if key in ("packets", "opening_minimums"):
         return list(value)
     if key == "card_values":

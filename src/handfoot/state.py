@@ -87,6 +87,7 @@ class State:
         "first_dealer",
         "first_round",
         "foot_played",
+        "foot_turns",
         "hand_n",
         "hands",
         "history",
@@ -100,22 +101,29 @@ class State:
         "packets",
         "passes",
         "phase",
+        "picked",
         "pile",
+        "pile_owed",
         "red3",
+        "reshuffles",
+        "restocks",
         "results",
         "retracted",
         "round_deals",
+        "round_restocks",
         "round_no",
         "rules",
         "seat",
         "seed",
         "set_aside",
+        "shuffle_key",
         "snapshot",
         "staged",
         "stock",
         "t",
         "took_pile",
         "totals",
+        "turn_limit",
         "turn_over",
         "turns",
         "two",
@@ -129,6 +137,12 @@ class State:
     first_round: int  # the round the game (or scenario) starts at
     first_dealer: int  # who deals that round
     round_deals: list[Deal]  # the deal of every round begun, in order
+    # Stocks made by reshuffling the pile (9.3), top first: given (a record's, by round played,
+    # or None) and made (every round begun, in order, beside round_deals).
+    restocks: list[tuple[tuple[int, ...], ...]] | None
+    round_restocks: list[tuple[tuple[int, ...], ...]]
+    reshuffles: int  # reshuffles this round
+    shuffle_key: str  # what this game's reshuffles are drawn from: its seed, or its deal
     history: list[Played] | None  # every applied action; None for clones that skip it
     version: int  # actions applied so far: every apply adds one
     round_no: int
@@ -142,6 +156,7 @@ class State:
     packets: list[list[list[int]]]  # face-down packets still to come, next first
     packet_no: list[int]  # 0 = hand, len(rules.packets) - 1 = foot
     foot_played: list[bool]
+    foot_turns: int  # bit per seat: the packet a discard brought replaces its next draw (7.3)
     red3: list[int]  # red threes laid by each seat
     known: list[list[int]]  # cards every seat knows another holds (taken from the pile)
     nat: list[list[int]]  # per team, per slot: naturals in the open meld
@@ -152,10 +167,16 @@ class State:
     first_canasta: list[bool]
     knee_pending: list[bool]
     set_aside: list[int]  # counts per kind set aside from the stock (canasta pennies)
+    picked: tuple[int, ...]  # cards picked up from the pile this turn (4.8), bottom first
+    pile_owed: bool  # the next meld must use a card picked up from the pile (4.8)
     phase: Phase
     seat: int  # whose turn it is
     actor: int  # who must act now (the partner while answering)
     turns: int  # turns begun this round
+    # The turn count from which next_turn looks beyond the plain case: the turn cap, or 0
+    # while a final lap, a packet that replaces a draw or a picked-up pile needs seeing to,
+    # so that none of them costs the plain turn a check (flow.watch).
+    turn_limit: int
     passes: int  # players in a row who declined the pile with the stock empty
     took_pile: bool
     retracted: bool
@@ -164,7 +185,7 @@ class State:
     snapshot: Snapshot | None  # what a retract restores
     turn_over: bool  # the turn has ended; the next one is still to begin
     ended_by: RoundEnd | None  # set when the round has ended, until the next one begins
-    went_out: int
+    went_out: int  # who went out this round (-1: nobody); set through a final lap (8.7)
     minimum: int  # this round's opening minimum of the turn seat's team
     t: Tables
     _legal: list[Action]  # the legal list last built ...
@@ -185,6 +206,10 @@ class State:
         other.first_round = self.first_round
         other.first_dealer = self.first_dealer
         other.round_deals = self.round_deals[:]
+        other.restocks = self.restocks
+        other.round_restocks = self.round_restocks[:]
+        other.reshuffles = self.reshuffles
+        other.shuffle_key = self.shuffle_key
         other.history = self.history[:] if history and self.history is not None else None
         other.version = self.version
         other.round_no = self.round_no
@@ -198,6 +223,7 @@ class State:
         other.packets = [[p[:] for p in ps] for ps in self.packets]
         other.packet_no = self.packet_no[:]
         other.foot_played = self.foot_played[:]
+        other.foot_turns = self.foot_turns
         other.red3 = self.red3[:]
         other.known = [k[:] for k in self.known]
         other.nat = [m[:] for m in self.nat]
@@ -208,10 +234,13 @@ class State:
         other.first_canasta = self.first_canasta[:]
         other.knee_pending = self.knee_pending[:]
         other.set_aside = self.set_aside[:]
+        other.picked = self.picked
+        other.pile_owed = self.pile_owed
         other.phase = self.phase
         other.seat = self.seat
         other.actor = self.actor
         other.turns = self.turns
+        other.turn_limit = self.turn_limit
         other.passes = self.passes
         other.took_pile = self.took_pile
         other.retracted = self.retracted

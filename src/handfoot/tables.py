@@ -4,32 +4,41 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .actions import TAKES, TakePile
-from .cards import KIND_TOKENS, NUM_KINDS, NUM_SLOTS, WILD_SLOT
-from .rules import Rules
+from .actions import PICK_UP, TAKE_ONTO, TAKES, Action, TakePile
+from .cards import BLACK_THREE, KIND_TOKENS, NUM_KINDS, NUM_SLOTS, RED_THREE, WILD_SLOT
+from .rules import UNLIMITED, Rules
 
 
 class Tables:
     __slots__ = (
         "_fits",
+        "book",
         "canasta",
+        "draw",
         "grows",
         "grows_if_spare",
         "knee_rule",
         "max_wilds_at",
         "last_packet",
         "max_wild_at_canasta",
+        "meld_extras",
+        "opening_bonus",
+        "other_takes",
         "pile_take",
         "quota",
         "rank_kind",
         "round_minimums",
         "rules",
+        "pair_takes",
         "takes",
         "teams",
+        "top_takeable",
         "values",
     )
 
-    takes: tuple[TakePile, ...]
+    takes: tuple[Action, ...]
+    pair_takes: tuple[TakePile, ...]
+    other_takes: tuple[Action, ...]
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -38,7 +47,9 @@ class Tables:
         assert len(self.values) == NUM_KINDS
         self.last_packet = len(rules.packets) - 1
         kinds = rules.rank_kinds
-        self.rank_kind: list[str | None] = [kinds.get(s) for s in range(NUM_SLOTS)]
+        # By kind, so that a book of black threes (kept under the kind's number) is a plain
+        # clean canasta (5.7).
+        self.rank_kind: list[str | None] = [kinds.get(s) for s in range(NUM_KINDS)]
         self.grows = [self._grows(s) for s in range(NUM_SLOTS)]
         # Under "not_special" a finished canasta grows only while it is spare (D18).
         self.grows_if_spare = rules.add_to_canasta == "not_special"
@@ -50,14 +61,30 @@ class Tables:
         self.round_minimums: list[int] | None = (
             [0, *(rules.opening_minimum(r, 0) for r in range(1, rules.rounds + 1))]
             if rules.opening_by == "round" else None)
+        self.draw = rules.draw_count
         # The ways to take the pile worth checking: with a wild card only where a natural and
-        # a wild card may take it (4.3).
-        self.takes = TAKES if rules.pile_pair == "meldable" else TAKES[:1]
+        # a wild card may take it (4.3); the top card alone onto a meld (4.7) and picking the
+        # pile up (4.8) only where the rules have them.
+        self.pair_takes = TAKES if rules.pile_pair == "meldable" else TAKES[:1]
+        self.other_takes = (((TAKE_ONTO,) if rules.pile_onto_meld else ())
+                            + ((PICK_UP,) if rules.pile_any_card else ()))
+        self.takes = self.pair_takes + self.other_takes
+        # Which cards on top of the pile let anyone take it at all (4.2): never a red three,
+        # a black three only where it does not block.
+        self.top_takeable = [k < RED_THREE or (k == BLACK_THREE and not rules.black_three_blocks)
+                             for k in range(NUM_KINDS)]
+        self.book = rules.black_three_book
+        # Whether the meld phase has more than melds and discards to look at (5.7, 4.8).
+        self.meld_extras = rules.black_three_book or rules.pile_any_card
+        # Canasta bonuses counted toward the opening (6.2), by kind; None where they do not.
+        self.opening_bonus: dict[str, int] | None = (
+            dict(rules.canasta_bonus) if rules.opening_counts_bonuses else None)
         self._fits: dict[int, bool] = {}
         # The knee (packet 1) waits for the team's first canasta only in games of 3+ packets.
         self.knee_rule = rules.knee_pickup == "team_first_canasta" and len(rules.packets) >= 3
+        cap = rules.canasta_size if rules.max_wilds == UNLIMITED else rules.max_wilds
         self.max_wild_at_canasta = max(
-            (w for w in range(rules.max_wilds + 1)
+            (w for w in range(min(cap, rules.canasta_size) + 1)
              if _ratio_ok(rules, rules.canasta_size - w, w)
              and rules.canasta_size - w >= rules.naturals_before_wild),
             default=0,
@@ -81,7 +108,7 @@ class Tables:
         return False
 
     def _most_wilds(self, slot: int, naturals: int) -> int:
-        limit = 6 * self.rules.decks + 1  # more wild cards than the shoe holds
+        limit = self.rules.wilds_per_deck * self.rules.decks + 1  # more than the shoe holds
         w = -1
         while w < limit and self.fits(slot, naturals, w + 1):
             w += 1
@@ -102,7 +129,7 @@ class Tables:
             return None
         if naturals < rules.naturals_before_wild:
             return f"a meld needs {rules.naturals_before_wild} natural cards before a wild card"
-        if wilds > rules.max_wilds:
+        if wilds > rules.max_wilds != UNLIMITED:
             return f"a meld holds at most {rules.max_wilds} wild cards"
         if not _ratio_ok(rules, naturals, wilds):
             return {

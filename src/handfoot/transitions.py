@@ -18,16 +18,19 @@ from .actions import (
     Add,
     Answer,
     Ask,
+    BlackThreeBook,
     Discard,
     Draw,
     Knock,
     LayDown,
+    PickUpPile,
     Retract,
     Start,
     Stop,
+    TakeOnto,
     TakePile,
 )
-from .cards import JOKER, NUM_KINDS, RED_THREE, TWO, WILD_SLOT
+from .cards import BLACK_THREE, JOKER, NUM_KINDS, RED_THREE, TWO, WILD_SLOT
 from .events import (
     Answered,
     AskedToGoOut,
@@ -107,7 +110,7 @@ def _draw(g: State, action: Draw, events: list[Event]) -> None:
     seat = g.seat
     hand = g.hands[seat]
     stock = g.stock
-    drawn = min(2, len(stock))
+    drawn = min(g.t.draw, len(stock))
     for _ in range(drawn):
         hand[stock.pop()] += 1
     g.hand_n[seat] += drawn
@@ -115,7 +118,7 @@ def _draw(g: State, action: Draw, events: list[Event]) -> None:
     if hand[RED_THREE]:
         lay_red_threes(g, seat, "draw", events)
     g.phase = MELD
-    if not g.stock and g.rules.stock_out == "end_of_turn":
+    if not stock and g.rules.stock_out == "end_of_turn":
         events.append(StockEmptied(seat))
     if g.knee_pending[seat]:
         _knee_after_draw(g, events)
@@ -142,6 +145,9 @@ def _take(g: State, action: TakePile, events: list[Event]) -> Refusal | None:
         _snapshot(g)
     taken = _take_count(g, len(pile), opened)
     pile.pop()
+    if top == BLACK_THREE:
+        # A black three that does not block is taken to finish a book from the foot (5.7).
+        return _take_for_book(g, seat, top, taken, opened, events)
     if top in (TWO, JOKER):
         slot, n, w2, wj = WILD_SLOT, 0, 2 * (top == TWO), 2 * (top == JOKER)
         tn, t2, tj = 0, int(top == TWO), int(top == JOKER)
@@ -172,6 +178,89 @@ def _take(g: State, action: TakePile, events: list[Event]) -> Refusal | None:
     return None
 
 
+def _take_for_book(g: State, seat: int, top: int, taken: int, opened: bool,
+                   events: list[Event]) -> Refusal | None:
+    g.took_pile = True
+    g.passes = 0
+    events.append(PileTaken(seat, top, taken))
+    if opened:
+        g.phase = MELD
+        _release_pile(g, seat, events)
+    else:
+        g.phase = PILE_OPENING
+    refusal = _book(g, 1, events)
+    if refusal is None and g.phase is MELD and g.seat == seat and g.knee_pending[seat]:
+        _knee_after_draw(g, events)
+    return refusal
+
+
+def _take_onto(g: State, action: TakeOnto, events: list[Event]) -> Refusal | None:
+    """The top card alone onto the team's open meld of its rank; the rest of the pile into the
+    hand (4.7).  Only a team that has opened has melds, so no opening is at stake."""
+    t = g.t
+    seat, team = g.seat, g.seat % t.teams
+    pile = g.pile
+    taken = _take_count(g, len(pile), True)
+    top = pile.pop()
+    g.took_pile = True
+    g.passes = 0
+    events.append(PileTaken(seat, top, taken))
+    g.nat[team][top] += 1
+    g.phase = MELD
+    _release_pile(g, seat, events)
+    size = g.nat[team][top] + g.two[team][top] + g.jok[team][top]
+    canasta = size >= t.canasta
+    if canasta:
+        _canasta(g, seat, team, top, size - 1 < t.canasta, events)
+    refusal = _settle(g, seat, events, canasta)
+    if g.phase is MELD and g.seat == seat and g.knee_pending[seat]:
+        _knee_after_draw(g, events)
+    return refusal
+
+
+def _pick_up_pile(g: State, action: PickUpPile, events: list[Event]) -> None:
+    """The pile (as many cards as pile_take says) into the hand; the next meld must use one
+    of them (4.8).  Before the opening they count toward it like any card of the hand, and a
+    short opening taken back returns them to the pile (6.3)."""
+    seat, team = g.seat, g.seat % g.t.teams
+    opened = g.opened[team]
+    if not opened:
+        _snapshot(g)
+    pile = g.pile
+    top = pile[-1]
+    count = _take_count(g, len(pile), opened)
+    taken = tuple(pile[-count:])
+    del pile[-count:]
+    hand, known = g.hands[seat], g.known[seat]
+    for k in taken:
+        hand[k] += 1
+        known[k] += 1
+    g.hand_n[seat] += count
+    g.took_pile = True
+    g.passes = 0
+    g.picked = taken
+    g.pile_owed = True
+    g.turn_limit = 0  # the next turn forgets the picked-up pile (flow._watched)
+    events.append(PileTaken(seat, top, count))
+    events.append(PileToHand(seat, taken))
+    if opened:
+        g.phase = MELD
+        _lay_picked_threes(g, seat, events)
+        if g.knee_pending[seat]:
+            _knee_after_draw(g, events)
+    else:
+        g.phase = PILE_OPENING
+
+
+def _lay_picked_threes(g: State, seat: int, events: list[Event]) -> None:
+    """Red threes picked up with the pile are laid once the team has opened (until then a
+    short opening could still send them back to the pile)."""
+    hand = g.hands[seat]
+    if g.rules.red_threes == "bonus" and hand[RED_THREE]:
+        g.known[seat][RED_THREE] = 0
+        lay_red_threes(g, seat, "pile", events)
+
+
 def _take_count(g: State, pile_size: int, opened: bool) -> int:
     """How many cards a take moves, the top card included (4.1, 4.6)."""
     if not opened and g.rules.pile_before_opening == "top_card_only":
@@ -190,6 +279,8 @@ def _add(g: State, action: Add, events: list[Event]) -> Refusal | None:
 
 
 def _lay_down(g: State, action: LayDown, events: list[Event]) -> Refusal | None:
+    if g.pile_owed and facts.step_uses_picked(g, action):
+        g.pile_owed = False
     for step in facts.laydown_steps(g, action):
         assert not isinstance(step, tuple)
         refusal = _place_step(g, step, events)
@@ -203,6 +294,10 @@ def _place_step(g: State, step: Start | Add, events: list[Event]) -> Refusal | N
         return _start(g, step, events)
     assert isinstance(step, Add)
     return _add(g, step, events)
+
+
+def _book_action(g: State, action: BlackThreeBook, events: list[Event]) -> Refusal | None:
+    return _book(g, 0, events)
 
 
 def _discard(g: State, action: Discard, events: list[Event]) -> None:
@@ -221,6 +316,9 @@ def _discard(g: State, action: Discard, events: list[Event]) -> None:
             _go_out(g, seat, events)
             return
         _pick_up(g, seat, events)
+        if g.rules.foot_replaces_draw:
+            g.foot_turns |= 1 << seat  # the packet replaces the next turn's draw (7.3)
+            g.turn_limit = 0  # which flow._watched sees to
 
 
 def _knock(g: State, action: Knock, events: list[Event]) -> None:
@@ -241,6 +339,8 @@ def _retract(g: State, action: Retract, events: list[Event]) -> None:
     g.staged = 0
     g.snapshot = None
     g.retracted = True
+    g.picked = ()
+    g.pile_owed = False
     if g.phase is PILE_OPENING:
         g.phase = DRAW  # the pile goes back; the player draws from the stock (6.3)
         g.took_pile = False
@@ -276,6 +376,9 @@ HANDLERS: dict[type, Callable[[State, Any, list[Event]], Refusal | None]] = {
     Retract: _retract,
     Ask: _ask,
     Answer: _answer,
+    TakeOnto: _take_onto,
+    PickUpPile: _pick_up_pile,
+    BlackThreeBook: _book_action,
 }
 
 
@@ -321,6 +424,9 @@ def _snapshot(g: State) -> None:
 def _release_pile(g: State, seat: int, events: list[Event], opening: bool = False) -> None:
     """The rest of the taken pile goes into the hand, seen by everyone (4.1).  ``opening``:
     the take made the team's opening (the team is marked opened just before this runs)."""
+    if g.picked:  # picked up whole (4.8): its cards are in the hand already
+        _lay_picked_threes(g, seat, events)
+        return
     count = _take_count(g, len(g.pile) + 1, not opening) - 1
     if count <= 0:
         return
@@ -355,6 +461,8 @@ def _place(g: State, slot: int, n: int, w2: int, wj: int, events: list[Event]) -
     if wj:
         hand[JOKER] -= wj
         _forget(g, seat, JOKER, wj)
+    if g.pile_owed and facts.uses_picked(g, slot, n, w2, wj):
+        g.pile_owed = False
     count = n + w2 + wj
     g.hand_n[seat] -= count
     nat, two, jok = g.nat[team], g.two[team], g.jok[team]
@@ -369,39 +477,104 @@ def _place(g: State, slot: int, n: int, w2: int, wj: int, events: list[Event]) -
     size = nat[slot] + two[slot] + jok[slot]
     canasta = size >= t.canasta
     if canasta:
-        _canasta(g, seat, team, slot, size - count < t.canasta, events)
+        kind = _canasta(g, seat, team, slot, size - count < t.canasta, events)
+        if kind is not None and not opened and t.opening_bonus is not None:
+            g.staged += t.opening_bonus.get(kind, 0)  # 6.2: the bonus counts toward it
     if not opened:
         if g.staged < g.minimum:
-            if g.hand_n[seat] == 0:
+            if g.hand_n[seat]:
+                return None
+            if not _whole_hand_opens(g, seat):
                 return ("6.1", "your opening is short and would leave you no cards")
-            return None
-        g.opened[team] = True
-        g.snapshot = None
-        events.append(Opened(seat, g.staged))
-        g.staged = 0
-        if g.phase is PILE_OPENING:
-            g.phase = MELD
-            _release_pile(g, seat, events, opening=True)
-            if g.knee_pending[seat]:
-                _knee_after_draw(g, events)
+        _open(g, seat, team, events)
     return _settle(g, seat, events, canasta)
 
 
+def _book(g: State, from_pile: int, events: list[Event]) -> Refusal | None:
+    """A book of black threes, a canasta's worth at once, closed as a clean canasta (5.7):
+    ``from_pile`` of its cards come from the pile's top, the rest from the hand."""
+    t = g.t
+    seat, team = g.seat, g.seat % t.teams
+    opened = g.opened[team]
+    if not opened:
+        _snapshot(g)
+    size = t.canasta
+    n = size - from_pile
+    g.hands[seat][BLACK_THREE] -= n
+    g.hand_n[seat] -= n
+    _forget(g, seat, BLACK_THREE, n)
+    if g.pile_owed and BLACK_THREE in g.picked:
+        g.pile_owed = False
+    g.closed[team].append((BLACK_THREE, size, 0, 0))
+    events.append(Melded(seat, BLACK_THREE, n, 0, 0))
+    kind = t.canasta_kind(BLACK_THREE, 0)
+    events.append(CanastaFinished(seat, BLACK_THREE, kind))
+    if g.rules.canasta_pennies:
+        _pennies(g, seat, events)
+    if not opened and t.opening_bonus is not None:
+        g.staged += t.opening_bonus.get(kind, 0)
+    return _open_and_settle(g, seat, team, opened, True, events)
+
+
+def _open_and_settle(g: State, seat: int, team: int, opened: bool, canasta: bool,
+                     events: list[Event]) -> Refusal | None:
+    """After cards reached the table: the opening when it is reached (6.1), or when the whole
+    hand went down where that opens (6.4); then what the melds bring (_settle)."""
+    if not opened:
+        if g.staged < g.minimum:
+            if g.hand_n[seat]:
+                return None
+            if not _whole_hand_opens(g, seat):
+                return ("6.1", "your opening is short and would leave you no cards")
+        _open(g, seat, team, events)
+    return _settle(g, seat, events, canasta)
+
+
+def _open(g: State, seat: int, team: int, events: list[Event]) -> None:
+    """The team has made its opening: the rest of a pile taken for it comes into the hand."""
+    g.opened[team] = True
+    g.snapshot = None
+    events.append(Opened(seat, g.staged))
+    g.staged = 0
+    if g.phase is PILE_OPENING:
+        g.phase = MELD
+        _release_pile(g, seat, events, opening=True)
+        if g.knee_pending[seat]:
+            _knee_after_draw(g, events)
+
+
+def _whole_hand_opens(g: State, seat: int) -> bool:
+    """Whether melding every card of the hand opens below the minimum here (6.4): a packet
+    still to come, and no pile cards still to join the hand (a pair's take, 4.6)."""
+    return (g.rules.whole_hand_opening and g.packet_no[seat] != g.t.last_packet
+            and (g.phase is not PILE_OPENING or bool(g.picked)))
+
+
 def _canasta(g: State, seat: int, team: int, slot: int, finished_now: bool,
-             events: list[Event]) -> None:
+             events: list[Event]) -> str | None:
     """A meld at the canasta size: announce it when it just got there, and close it unless
-    the rules let it grow (5.6, decision D18)."""
+    the rules let it grow (5.6, decision D18).  The kind of a canasta just finished, else
+    None."""
     t = g.t
     nat, two, jok = g.nat[team], g.two[team], g.jok[team]
+    kind = None
     if finished_now:
-        events.append(CanastaFinished(seat, slot, t.canasta_kind(slot, two[slot] + jok[slot])))
-        for _ in range(min(g.rules.canasta_pennies, len(g.stock))):
-            g.set_aside[g.stock.pop()] += 1
-            events.append(PennySetAside(seat))
+        kind = t.canasta_kind(slot, two[slot] + jok[slot])
+        events.append(CanastaFinished(seat, slot, kind))
+        if g.rules.canasta_pennies:
+            _pennies(g, seat, events)
     if t.grows[slot] and not (t.grows_if_spare and not facts.spare_if_finished(g, team, slot)):
-        return
+        return kind
     g.closed[team].append((slot, nat[slot], two[slot], jok[slot]))
     nat[slot] = two[slot] = jok[slot] = 0
+    return kind
+
+
+def _pennies(g: State, seat: int, events: list[Event]) -> None:
+    """Cards set aside from the stock for a canasta just finished (Pennies from Heaven)."""
+    for _ in range(min(g.rules.canasta_pennies, len(g.stock))):
+        g.set_aside[g.stock.pop()] += 1
+        events.append(PennySetAside(seat))
 
 
 def _settle(g: State, seat: int, events: list[Event], canasta: bool) -> Refusal | None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from .cards import (
+    BLACK_THREE,
     JOKER,
     NUM_KINDS,
     NUM_SLOTS,
@@ -64,6 +65,7 @@ class SeatInfo:
     knee_pending: bool
     foot_played: bool
     known: tuple[int, ...]  # counts per kind: seen taken from the pile, not played since
+    skips_draw: bool = False  # a discard brought its packet: it replaces the next draw (7.3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +109,10 @@ class SeatView:
     minimum: int  # the turn seat's opening minimum
     ended_by: RoundEnd | None
     went_out: int
+    # The cards the turn seat picked up from the pile this turn (4.8), bottom first, and
+    # whether its next meld must still use one of them.
+    picked_up: tuple[int, ...] = ()
+    pile_owed: bool = False
 
     @property
     def packet_no(self) -> int:
@@ -125,8 +131,10 @@ class SeatView:
         return self.seat % self.rules.teams
 
     def to_mapping(self) -> dict[str, Any]:
-        """JSON-friendly form (cards as tokens); :meth:`from_mapping` reads it back."""
-        return {
+        """JSON-friendly form (cards as tokens); :meth:`from_mapping` reads it back.  Facts
+        only some house rules have are there only under those rules."""
+        rules = self.rules
+        out = {
             "rules": self.rules.to_mapping(),
             "seat": self.seat,
             "round": self.round_no,
@@ -146,7 +154,7 @@ class SeatView:
                     "knee_pending": s.knee_pending,
                     "foot_played": s.foot_played,
                     "known": format_counts(s.known),
-                }
+                } | ({"skips_draw": s.skips_draw} if rules.foot_replaces_draw else {})
                 for s in self.seats
             ],
             "teams": [
@@ -176,6 +184,10 @@ class SeatView:
             "ended_by": str(self.ended_by) if self.ended_by is not None else None,
             "went_out": self.went_out,
         }
+        if rules.pile_any_card:
+            out["picked_up"] = format_cards(self.picked_up)
+            out["pile_owed"] = self.pile_owed
+        return out
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> SeatView:
@@ -192,7 +204,7 @@ class SeatView:
                 melds[parse_slot(token)] = (m[0], m[1], m[2])
             teams.append(TeamInfo(
                 tuple(melds),
-                tuple((parse_slot(c[0]), c[1], c[2], c[3], c[4]) for c in t["canastas"]),
+                tuple((_canasta_slot(c[0]), c[1], c[2], c[3], c[4]) for c in t["canastas"]),
                 t["opened"], t["first_canasta"], t["minimum"],
             ))
         return cls(
@@ -208,7 +220,8 @@ class SeatView:
             hand=counts(data["hand"]),
             seats=tuple(
                 SeatInfo(s["hand_size"], s["packet"], tuple(s["packet_sizes"]), s["red_threes"],
-                         s["knee_pending"], s["foot_played"], counts(s["known"]))
+                         s["knee_pending"], s["foot_played"], counts(s["known"]),
+                         s.get("skips_draw", False))
                 for s in data["seats"]
             ),
             teams=tuple(teams),
@@ -226,7 +239,15 @@ class SeatView:
             minimum=data["minimum"],
             ended_by=RoundEnd(data["ended_by"]) if data["ended_by"] else None,
             went_out=data["went_out"],
+            picked_up=tuple(parse_cards(data.get("picked_up", ""))),
+            pile_owed=data.get("pile_owed", False),
         )
+
+
+def _canasta_slot(token: str) -> int:
+    """A closed canasta's slot from its token: a meld slot, or B3 for a book of black threes
+    (5.7), which is kept under the black three's kind."""
+    return BLACK_THREE if token.strip().upper() == "B3" else parse_slot(token)
 
 
 def view(game: Game, seat: int) -> SeatView:
@@ -260,10 +281,13 @@ def view(game: Game, seat: int) -> SeatView:
         game.retracted,  # retracted
         game.asked,  # asked
         game.staged,  # staged
-        snap.pile[-1] if snap is not None and game.took_pile else -1,  # pile_taken
+        # pile_taken
+        snap.pile[-1] if snap is not None and game.took_pile and not game.picked else -1,
         game.minimum,  # minimum
         game.ended_by,  # ended_by
         game.went_out,  # went_out
+        game.picked,  # picked_up
+        game.pile_owed,  # pile_owed
     )
 
 
@@ -325,7 +349,8 @@ class _Parts:
         """Bring every piece up to date with the game's state."""
         # What changes on most steps is one hand's size (and now and then its known cards);
         # the rest of a seat's public facts changes a few times a round.
-        if (g.packet_no, g.packets, g.red3, g.knee_pending, g.foot_played) != self.rare:
+        if (g.packet_no, g.packets, g.red3, g.knee_pending, g.foot_played,
+                g.foot_turns) != self.rare:
             self._all_seats(g)
         elif g.hand_n != self.hand_n or g.known != self.known:
             self._changed_seats(g)
@@ -344,7 +369,7 @@ class _Parts:
 
     def _all_seats(self, g: Game) -> None:
         self.rare = (g.packet_no[:], [[p[:] for p in ps] for ps in g.packets], g.red3[:],
-                     g.knee_pending[:], g.foot_played[:])
+                     g.knee_pending[:], g.foot_played[:], g.foot_turns)
         self.hand_n = g.hand_n[:]
         self.known = [k[:] for k in g.known]
         self.seats = tuple(
@@ -356,6 +381,7 @@ class _Parts:
                 g.knee_pending[s],  # knee_pending
                 g.foot_played[s],  # foot_played
                 tuple(g.known[s]),  # known
+                bool(g.foot_turns >> s & 1),  # skips_draw
             )
             for s in range(len(g.hand_n))
         )
@@ -375,7 +401,8 @@ class _Parts:
                 was_n[s] = hand_n[s]
                 seats[s] = _make_seat(hand_n[s], info.packet_no, info.packets, info.red3,
                                       info.knee_pending, info.foot_played,
-                                      info.known if same_known else tuple(known[s]))
+                                      info.known if same_known else tuple(known[s]),
+                                      info.skips_draw)
                 if hand_n == was_n and known == was_known:
                     break
             s = (s + 1) % len(seats)
@@ -437,7 +464,7 @@ def _rounds(game: Game) -> int:
 # ====================================================================== sampling
 def unseen_counts(v: SeatView) -> list[int]:
     """Counts per kind of the cards the seat cannot place: the shoe minus everything seen."""
-    left = shoe_counts(v.rules.decks)
+    left = shoe_counts(v.rules.decks, v.rules.jokers)
     seen = list(v.hand)
     for k in v.pile:
         seen[k] += 1
@@ -544,6 +571,13 @@ def _build(v: SeatView, seed: int, hands: list[list[int]], packets: list[list[li
     g.first_round = v.round_no - len(v.results)
     g.first_dealer = (v.dealer - len(v.results)) % rules.players
     g.round_deals = []
+    g.restocks = None
+    g.round_restocks = []
+    g.reshuffles = 0
+    g.shuffle_key = f"world/{seed}"  # the world's reshuffles are its own, unseen (9.3)
+    g.picked = v.picked_up
+    g.pile_owed = v.pile_owed
+    g.foot_turns = sum(1 << s for s, info in enumerate(v.seats) if info.skips_draw)
     g.history = None
     g.version = 0
     g._view_parts = None
@@ -576,6 +610,7 @@ def _build(v: SeatView, seed: int, hands: list[list[int]], packets: list[list[li
     g.seat = v.turn
     g.actor = v.actor
     g.turns = v.turns
+    g.turn_limit = 0  # next_turn sees to what the house rules left pending
     g.took_pile = v.took_pile
     g.retracted = v.retracted
     g.asked = v.asked
@@ -606,10 +641,17 @@ def _opening_snapshot(g: Game, v: SeatView) -> Snapshot | None:
     for slot, n, tw, j in closed:
         _add_meld(hand, slot, n, tw, j)
     pile = g.pile[:]
-    if g.took_pile:
+    if v.picked_up:
+        # Picked up whole (4.8): the cards went into the hand, and the pile gets them back.
+        for k in v.picked_up:
+            hand[k] -= 1
+        pile += v.picked_up
+    elif g.took_pile:
         if v.pile_taken < 0:
             raise ViewError("the view took the pile for its opening but names no top card")
         hand[v.pile_taken] -= 1
         pile.append(v.pile_taken)
+    # An unopened team knew no pile cards before this turn's take.
+    known = [0] * NUM_KINDS if v.picked_up else g.known[g.seat][:]
     return Snapshot(hand, sum(hand), [0] * NUM_SLOTS, [0] * NUM_SLOTS, [0] * NUM_SLOTS, [],
-                    pile, g.known[g.seat][:])
+                    pile, known)

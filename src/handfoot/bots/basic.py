@@ -5,7 +5,22 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..actions import Action, Add, Answer, Ask, Discard, Draw, Knock, Retract, Start, Stop, TakePile
+from ..actions import (
+    Action,
+    Add,
+    Answer,
+    Ask,
+    BlackThreeBook,
+    Discard,
+    Draw,
+    Knock,
+    PickUpPile,
+    Retract,
+    Start,
+    Stop,
+    TakeOnto,
+    TakePile,
+)
 from ..cards import BLACK_THREE, JOKER, RED_THREE, TWO
 from ..state import Phase
 from ..views import SeatView
@@ -23,10 +38,13 @@ class BasicBot:
         if v.phase is Phase.ANSWER:
             return Answer(True) if Answer(True) in legal else legal[0]
         if v.phase is Phase.DRAW:
-            takes = [a for a in legal if isinstance(a, TakePile)]
+            takes = [a for a in legal if isinstance(a, TakePile | TakeOnto | PickUpPile)]
             if takes:
                 return takes[0]
             return next(a for a in legal if isinstance(a, Draw | Stop))
+        books = [a for a in legal if isinstance(a, BlackThreeBook)]
+        if books:
+            return books[0]
         melds = [a for a in legal if isinstance(a, Start | Add)]
         natural = [a for a in melds if (isinstance(a, Start) and a.naturals == 3)
                    or (isinstance(a, Add) and a.kind not in (TWO, JOKER))]

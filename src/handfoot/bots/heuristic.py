@@ -12,7 +12,22 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..actions import Action, Add, Answer, Ask, Discard, Draw, Knock, Retract, Start, Stop, TakePile
+from ..actions import (
+    Action,
+    Add,
+    Answer,
+    Ask,
+    BlackThreeBook,
+    Discard,
+    Draw,
+    Knock,
+    PickUpPile,
+    Retract,
+    Start,
+    Stop,
+    TakeOnto,
+    TakePile,
+)
 from ..cards import BLACK_THREE, JOKER, NATURAL_RANKS, RED_THREE, TWO, WILD_SLOT
 from ..state import Phase
 from ..views import SeatView
@@ -102,6 +117,10 @@ class HeuristicBot:
             return 0.0
         if isinstance(a, TakePile):
             return self._take(ctx, a)
+        if isinstance(a, TakeOnto | PickUpPile):
+            return self._take_other(ctx, a)
+        if isinstance(a, BlackThreeBook):
+            return 400.0  # seven cards out of the hand at once, and a clean canasta
         if isinstance(a, Start):
             return self._start(ctx, a)
         if isinstance(a, Add):
@@ -143,6 +162,18 @@ class HeuristicBot:
         if a.wild >= 0:
             score -= 40
         return score
+
+    def _take_other(self, ctx: _Context, a: TakeOnto | PickUpPile) -> float:
+        """The house rules' other ways to take the pile (4.7, 4.8): worth what the cards are,
+        as a pair's take is; the top card alone onto a meld keeps the pair in hand."""
+        score = self._take(ctx, TakePile())
+        if isinstance(a, TakeOnto):
+            return score + 10
+        if not ctx.opened:
+            # Picking up before the opening: every card counts toward it, and a short one is
+            # taken back; worth it when the hand nearly opens already.
+            return score if ctx.potential + 30 >= ctx.v.minimum else -50.0
+        return score - 5
 
     def _meld_points(self, ctx: _Context, slot: int, n: int, tw: int, j: int) -> int:
         values = ctx.values
@@ -226,6 +257,9 @@ class HeuristicBot:
         v = ctx.v
         hand = ctx.hand
         if kind == BLACK_THREE:
+            # Where black threes make a book from the foot (5.7), a few are worth keeping.
+            if v.rules.black_three_book and hand[BLACK_THREE] >= 3:
+                return 300.0
             return 0.0
         if kind == RED_THREE:
             return 5.0

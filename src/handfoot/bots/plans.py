@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..actions import Action, Add, Ask, Discard, Draw, Start, TakePile
+from ..actions import Action, Add, Ask, Discard, Draw, PickUpPile, Start, TakeOnto, TakePile
 from ..cards import JOKER, TWO, WILD_SLOT
 from ..engine import Game
 from ..state import Phase
@@ -81,7 +81,7 @@ def candidates(policy: HeuristicBot, v: SeatView, legal: Sequence[Action],
     change different choices (the pile taken and pairs held back, say)."""
     ctx = _Context(v)
     plans = [HEURISTIC]
-    takes = [a for a in legal if isinstance(a, TakePile | Draw)]
+    takes = [a for a in legal if isinstance(a, TakePile | TakeOnto | PickUpPile | Draw)]
     if len(takes) > 1 and variants & 1:
         first = max(takes, key=lambda a: policy.score(ctx, a))
         for a in takes:

@@ -53,8 +53,13 @@ class PolicyBot:
                     f"{view.rules.players} players has {size}: train a model for this table")
             self._model = model
 
-        indices = [index_of(a) for a in legal]
-        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        # A model trained before actions were added at the end of the index knows fewer: it
+        # chooses among the legal actions it knows (the added ones are house rules' only).
+        known = min(NUM_ACTIONS, int(self._model.action_space.n))
+        indices = [i for i in (index_of(a) for a in legal) if i < known]
+        if not indices:
+            return legal[0]
+        mask = np.zeros(known, dtype=np.bool_)
         mask[indices] = True
         action, _ = self._model.predict(encode(view), action_masks=mask, deterministic=True)
         chosen = int(action)

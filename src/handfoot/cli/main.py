@@ -23,7 +23,8 @@ from handfoot.sim import SimError
 from .common import UserError
 
 # Each module has add_parser(subparsers), which sets the command's ``run`` default.
-COMMANDS = ["rules", "demo", "bench", "replay", "arena", "simulate", "play", "score", "printout"]
+COMMANDS = ["rules", "demo", "bench", "replay", "arena", "simulate", "play", "score", "printout",
+            "serve"]
 
 # Errors that mean the input was wrong, not the program.
 INPUT_ERRORS = (

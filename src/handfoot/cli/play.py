@@ -50,6 +50,19 @@ def add_parser(subparsers: Any) -> None:
                         "handfoot play wrote it, else a new file in the user data folder)")
     parser.add_argument("--pace", type=float, default=0.6, metavar="SECONDS",
                         help="seconds between the bots' moves (default: 0.6; f skips ahead)")
+    web = parser.add_argument_group(
+        "a web table", "sit at a table served by handfoot serve, in plain lines of text")
+    web.add_argument("--join", metavar="INVITE_URL", default=None,
+                     help="the table's invite link (http://HOST:PORT/t/TABLE)")
+    web.add_argument("--name", default=None, help="your name at the table (default: your "
+                     "login name)")
+    web.add_argument("--seat", type=int, default=None, metavar="N",
+                     help="the seat to take (default: the first open one)")
+    web.add_argument("--host-token", default=None, metavar="TOKEN",
+                     help="the host token from creating the table: lets you start the game")
+    web.add_argument("--token", default=None, metavar="SEAT_TOKEN",
+                     help="a seat token to take that seat back (default: the one kept from "
+                     "joining this table before)")
     parser.set_defaults(run=run)
 
 
@@ -144,6 +157,10 @@ def check_save_path(path: Path) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.join is not None:
+        from . import join
+
+        return join.run(args)
     from handfoot.tui.app import PlayApp
 
     session = build_session(args)

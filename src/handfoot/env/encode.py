@@ -124,7 +124,8 @@ class Layout:
             self._add(f"team{team}.melds", 3 * NUM_SLOTS, CARDS, kind_max * 2, f"{who}: open "
                       "melds by slot (4 ... A, wild), three numbers each: naturals, 2s, jokers")
             self._add(f"team{team}.canastas_by_slot", NUM_SLOTS, CANASTAS, 100.0,
-                      f"{who}: closed canastas per slot")
+                      f"{who}: closed canastas per slot (a book of black threes, a house "
+                      "rule, counts only by kind)")
             self._add(f"team{team}.canastas_by_kind", NUM_CANASTA_KINDS, CANASTAS, 100.0,
                       f"{who}: closed canastas per kind")
             self._add(f"team{team}.quota_missing", NUM_CANASTA_KINDS, CANASTAS, 100.0,
@@ -277,7 +278,8 @@ class Layout:
         by_slot = [0] * NUM_SLOTS
         by_kind = [0] * NUM_CANASTA_KINDS
         for c in t.closed:
-            by_slot[c[0]] += 1
+            if c[0] < NUM_SLOTS:  # a book of black threes (5.7) counts by its kind alone
+                by_slot[c[0]] += 1
             by_kind[_KIND_INDEX[c[4]]] += 1
         # What the quota still lacks is the engine's answer, not a rule restated here.
         short = self._tables.quota_missing([c[4] for c in t.closed])

@@ -14,7 +14,7 @@ from dataclasses import fields
 from handfoot.cards import KIND_NAMES, parse_kind
 from handfoot.clauses import CLAUSES
 from handfoot.presets import preset
-from handfoot.rules import CARD_VALUE_KEYS, CHOICES, Rules, RulesError
+from handfoot.rules import CARD_VALUE_KEYS, CHOICES, UNLIMITED, Rules, RulesError
 
 SECTIONS = {
     "1": "Cards", "2": "Setting up", "3": "A turn", "4": "Taking the pile", "5": "Melds",
@@ -40,21 +40,23 @@ OPTION_CLAUSE: dict[str, str] = {
     "red_three_bonus_needs_canasta": "10.3", "red_three_penalty": "10.5",
     "black_three_penalty": "10.5", "going_out_bonus": "10.6", "exact_cut_bonus": "10.7",
     "knee_reminder_penalty": "10.7", "over_meld_penalty": "10.7", "rounds": "10.8",
+    "jokers": "2.2", "draw_count": "3.2", "black_three_blocks": "4.2", "pile_onto_meld": "4.7",
+    "pile_any_card": "4.8", "black_three_book": "5.7", "opening_counts_bonuses": "6.2",
+    "whole_hand_opening": "6.4", "foot_replaces_draw": "7.3", "final_lap": "8.7",
+    "max_reshuffles": "9.3",
 }
 LABELS = ("name", "source")
 
 # Clauses that no option changes, in a sentence each.
 FIXED: dict[str, str] = {
     "1.2": "Every 2 and every joker is wild.",
-    "1.3": "Threes are never melded, alone or with wild cards.",
+    "1.3": "Threes are never melded with other cards or wild cards.",
     "2.6": "The deal passes one seat to the left each round; the player on the dealer's left "
     "plays first.",
     "3.1": "Turns pass to the left.",
-    "3.2": "A turn starts by drawing two cards from the stock (the last single card if only "
-    "one is left), or by taking the pile.",
     "3.3": "A red three drawn is laid at once where red threes are bonus cards.",
     "3.4": "After drawing, a player melds from their own hand onto the team's melds.",
-    "4.2": "Nobody may take the pile while a three is on top of it.",
+    "4.2": "Nobody may take the pile while a red three is on top of it.",
     "4.5": "The top card and the pair join the team's open meld of that rank, or start one; "
     "the result must obey the meld rules.",
     "5.2": "Melds belong to the team; a team has one unfinished meld of a rank at a time.",
@@ -66,7 +68,7 @@ FIXED: dict[str, str] = {
     "meld, from the next turn after a discard. The last packet is the foot.",
     "7.4": "Red threes found in a packet just picked up are laid at once.",
     "7.5": "A player empties the foot only by going out, and keeps cards back until allowed to.",
-    "8.3": "A player goes out only from the foot; going out ends the round.",
+    "8.3": "A player goes out only from the foot.",
     "10.1": "Every card in the team's melds scores its card value.",
     "10.4": "Every card still held (the packet in play and any not yet picked up) counts "
     "against the team at its card value.",
@@ -108,6 +110,10 @@ def _choice(key: str, lead: str = "") -> Callable[[Rules], str]:
     return sentence
 
 
+def _count(n: int) -> str:
+    return ("one card", "two cards", "three cards")[n - 1] if 1 <= n <= 3 else f"{n} cards"
+
+
 def decks_words(n: int) -> str:
     """``1 deck``, ``5 decks``."""
     return f"{n} deck" + ("" if n == 1 else "s")
@@ -133,9 +139,44 @@ SENTENCES: dict[str, Callable[[Rules], str]] = {
     "players": lambda r: f"{r.players} players.",
     "team_size": lambda r: (f"They play in {r.teams} teams of {r.team_size}, partners "
                             "sitting apart." if r.team_size > 1 else "Everyone plays alone."),
-    "decks": lambda r: (f"{r.decks} decks with their jokers are shuffled together"
-                        if r.decks > 1 else "1 deck with its jokers is shuffled")
-    + f" ({r.shoe_size} cards).",
+    "decks": lambda r: (f"{r.decks} decks are shuffled together" if r.decks > 1
+                        else "1 deck is shuffled") + f" ({r.shoe_size} cards).",
+    "jokers": lambda r: ("The decks have no jokers." if not r.jokers else
+                         f"Each deck has {r.jokers} jokers."),
+    "draw_count": lambda r: f"A turn starts by drawing {_count(r.draw_count)} from the stock "
+    "(what is left if fewer), or by taking the pile.",
+    "black_three_blocks": lambda r: _yes(
+        r.black_three_blocks, "A black three on top blocks the pile until another card "
+        "covers it.", "A black three on top does not block the pile: it is taken as the rules "
+        "below allow (a book of black threes, or picking the pile up)."),
+    "pile_onto_meld": lambda r: _yes(
+        r.pile_onto_meld, "The pile may also be taken by adding its top card alone to one of "
+        "the team's open melds of its rank.", "The top card alone never takes the pile."),
+    "pile_any_card": lambda r: _yes(
+        r.pile_any_card, "The pile may also be picked up into the hand when any card of it can "
+        "be melded at once: the next meld must use one, and before the opening every picked-up "
+        "card melded counts toward the minimum.",
+        "The pile is never picked up just because another card of it could be melded."),
+    "black_three_book": lambda r: _yes(
+        r.black_three_book, f"A player in the foot may meld {r.canasta_size} black threes at "
+        "once as a book, a clean canasta.", "Black threes are never melded, not even as a "
+        "book of their own."),
+    "opening_counts_bonuses": lambda r: _yes(
+        r.opening_counts_bonuses, "The bonus of a canasta finished in the opening lay-down "
+        "counts toward the minimum.", "Canasta bonuses do not count toward the opening."),
+    "whole_hand_opening": lambda r: _yes(
+        r.whole_hand_opening, "A player who melds every card of the hand while opening opens "
+        "whatever the count, and goes on into the next packet.",
+        "Melding the whole hand opens only when it reaches the minimum."),
+    "foot_replaces_draw": lambda r: _yes(
+        r.foot_replaces_draw, "A player whose discard emptied a packet plays the next packet "
+        "on the next turn without drawing.", "A player whose discard emptied a packet draws "
+        "as usual on the next turn."),
+    "final_lap": _choice("final_lap", "Going out: "),
+    "max_reshuffles": lambda r: (
+        "Where the pile is reshuffled into a new stock, "
+        + ("once a round at most." if r.max_reshuffles == 1 else
+           f"at most {r.max_reshuffles} times a round.")),
     "packets": lambda r: "Each player is dealt " + ", ".join(
         f"a {name} of {n}" for name, n in zip(r.packet_names, r.packets, strict=True)) + ".",
     "red_threes": _choice("red_threes"),
@@ -158,7 +199,9 @@ SENTENCES: dict[str, Callable[[Rules], str]] = {
     "meld_min": lambda r: f"A meld starts with {r.meld_min} cards of one rank.",
     "naturals_before_wild": lambda r: f"A meld needs {r.naturals_before_wild} natural cards "
     "before it may hold a wild card.",
-    "max_wilds": lambda r: f"A meld holds at most {r.max_wilds} wild cards.",
+    "max_wilds": lambda r: ("A meld may hold any number of wild cards (no cap)."
+                            if r.max_wilds == UNLIMITED else
+                            f"A meld holds at most {r.max_wilds} wild cards."),
     "wild_ratio": lambda r: "No ratio of wild cards to naturals applies." if r.wild_ratio ==
     "none" else f"Wild cards and naturals: {CHOICES['wild_ratio'][r.wild_ratio]}.",
     "wilds_first": lambda r: _yes(

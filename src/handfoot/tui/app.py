@@ -27,7 +27,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..actions import Action, Answer, Discard, TakePile
+from ..actions import Action, Answer, BlackThreeBook, Discard, PickUpPile, TakeOnto, TakePile
 from ..cards import (
     ACE,
     BLACK_THREE,
@@ -65,7 +65,8 @@ CARD_KEYS = {
 }
 
 HELP = """s          draw from the stock (with the stock empty: stop)
-p          take the pile (with a 2 or joker picked: take it with that)
+p          take the pile (with a 2 or joker picked: take it with that; where
+           house rules allow, the top card onto your meld or the pile picked up)
 4-9, 0 t   pick a card (0 or t is a 10)
 j q k a    pick a jack, queen, king, ace
 2, w x, 3  pick a 2, a joker, a three
@@ -77,6 +78,7 @@ Enter      lay down everything staged (the engine checks it as one)
 d + card   discard that card (d alone: the one card picked)
 n          knock: end the turn without a discard, where the rules say so
 g          ask your partner "may I go out?"
+b          meld a book of black threes from the foot (where house rules allow)
 y / n      answer your partner
 r          take back a short opening
 u          undo your last lay-down this turn (until you learn more)
@@ -219,6 +221,7 @@ class PlayApp(App[None]):
         Binding("n", "no", "Knock/No"),
         Binding("y", "yes", "Yes"),
         Binding("g", "ask", "Ask"),
+        Binding("b", "book", "Book"),
         Binding("r", "retract", "Retract"),
         Binding("escape", "clear", "Clear"),
         Binding("backspace", "unpick", "Unpick"),
@@ -569,10 +572,18 @@ class PlayApp(App[None]):
         s = self.session
         if not self._my_move():
             return
-        takes = [a for a in s.legal() if isinstance(a, TakePile)]
+        legal = s.legal()
+        takes = [a for a in legal if isinstance(a, TakePile)]
         wild = [a for a in takes if a.wild >= 0 and s.picked[a.wild]]
-        choice = (wild or [a for a in takes if a.wild < 0] or takes or [TakePile()])[0]
+        # The house rules' other ways (4.7, 4.8) where no pair takes it.
+        others = [a for a in legal if isinstance(a, TakeOnto | PickUpPile)]
+        choice = (wild or [a for a in takes if a.wild < 0] or others or takes
+                  or [TakePile()])[0]
         self._act(choice)
+
+    def action_book(self) -> None:
+        if self._my_move():
+            self._act(BlackThreeBook())
 
     def action_no(self) -> None:
         s = self.session

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 from textual.markup import to_content
 
-from ..actions import Knock, TakePile
+from ..actions import BlackThreeBook, Knock, PickUpPile, TakeOnto, TakePile
 from ..bots.knowledge import missing
 from ..cards import (
     BLACK_THREE,
@@ -204,8 +204,10 @@ def pile_state(s: Session) -> tuple[str, str]:
             refusal[0] == "4.4" and s.rules.pile_wild_top == "blocked")):
         return "blocked", f"{refusal[1]} (rule {refusal[0]})"
     if s.human_to_act and s.view().phase == "draw":
-        takes = [a for a in s.legal() if isinstance(a, TakePile)]
-        if any(a.wild < 0 for a in takes):
+        legal = s.legal()
+        takes = [a for a in legal if isinstance(a, TakePile)]
+        if any(a.wild < 0 for a in takes) or any(isinstance(a, TakeOnto | PickUpPile)
+                                                  for a in legal):
             return "open", "p takes it"
         if takes:
             wild = " or ".join(KIND_TOKENS[a.wild] for a in takes)
@@ -471,6 +473,8 @@ def key_hints(s: Session, width: int, over: bool) -> list[str]:
                 hints.append(k("n", "knock", "app.no"))
             if any(a.text == "ask" for a in legal):
                 hints.append(k("g", "ask to go out", "app.ask", 1))
+            if any(isinstance(a, BlackThreeBook) for a in legal):
+                hints.append(k("b", "book of B3", "app.book", 1))
             if s.can_undo:
                 hints.append(k("u", "undo", "app.undo", 2))
         hints += [k("h", "hint", "app.hint", 2), k("t", "table", "app.table", 1),

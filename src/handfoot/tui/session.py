@@ -16,20 +16,17 @@ from pathlib import Path
 
 from ..actions import (
     Action,
-    Answer,
     Ask,
-    Discard,
     Draw,
     Knock,
     LayDown,
     Part,
     Retract,
     Stop,
-    TakePile,
 )
 from ..bots import is_bot, make_bot
 from ..bots.base import Bot
-from ..bots.heuristic import HeuristicBot
+from ..bots.hint import hint
 from ..cards import (
     BLACK_THREE,
     JOKER,
@@ -56,10 +53,11 @@ from ..events import (
     TurnBegan,
 )
 from ..narrate import describe, meld_text, merge_melds
+from ..pile import pile_status
 from ..record import Record, record_to_json, replay
 from ..rules import Rules
-from ..state import Phase
 from ..tables import tables_for
+from ..undo import teaches
 from ..views import SeatView, view
 from .words import YOU, drawn_text, seat_names
 
@@ -68,10 +66,6 @@ HUMAN_NAME = "you"
 # (docs/BOTS.md), a few hundredths of a second a decision on average (under half a second at
 # most), and a fixed number of worlds, so the same seed replays the same game.
 DEFAULT_BOT = "search"
-
-# Events after which taking back a step would undo something the player has since learned.
-NEWS = frozenset({"draw", "take_pile", "pile_to_hand", "pick_up", "replace", "red_three",
-                  "answer", "turn", "round_end", "went_out", "deal"})
 
 
 def _draw_hands(record: Record, human: int, last: int) -> list[_Hands]:
@@ -200,7 +194,6 @@ class Session:
         self.staged: list[Part] = []  # melds and additions waiting for "lay down"
         self._undo: list[_Saved] = []
         self.shown_results = len(game.results)  # round-end screens already shown
-        self.hinter = HeuristicBot(seed=0)
         # What the table watched happen lately, for the screen's highlights: each seat's
         # latest turn (its events), the melds other seats changed since the
         # person's last turn, and this turn's "may I go out?" (asker, asked, answer or None).
@@ -309,36 +302,13 @@ class Session:
     def pile_status(self) -> Refusal | None:
         """Why the person may not take the pile now (or were it their draw), by the engine;
         None when they may."""
-        g = self.game
-        if not g.pile:
-            return ("4.1", "the pile is empty")
-        if g.over:
-            return ("10.8", "the game is over")
-        if g.seat == self.human and g.phase is Phase.DRAW:
-            trial = g
-        else:
-            # Ask the engine as if it were the person's draw: every check of a take looks only
-            # at the taker's own hand, its team's melds and the pile.
-            trial = g.clone()
-            trial.seat = trial.actor = self.human
-            trial.phase = Phase.DRAW
-            trial.took_pile = trial.retracted = False
-            trial.staged = 0
-            trial.snapshot = None
-            trial.minimum = g.opening_minimum(self.human % self.rules.teams)
-        reasons = []
-        for wild in (-1, TWO, JOKER):
-            refusal = trial.refusal(TakePile(wild))
-            if refusal is None:
-                return None
-            reasons.append(refusal)
-        return reasons[0]
+        return pile_status(self.game, self.human).refusal
 
     def hint(self) -> str:
         legal = self.legal()
         if not legal:
             return "nothing to do: it is not your move"
-        best = self.hinter.rank(self.view(), legal)[0]
+        best = hint(self.view(), legal)
         return f"the heuristic bot would {best.text}"
 
     # ------------------------------------------------------------------ picking and staging
@@ -428,8 +398,7 @@ class Session:
         if isinstance(action, LayDown):
             self.clear()
         self._log_events(events, self.human, hand_before=before)
-        news = isinstance(action, Draw | TakePile | Ask | Answer | Discard | Knock | Stop) \
-            or any(e.name in NEWS for e in events)
+        news = teaches(action, events)
         if news:
             self._undo.clear()
         if any(e.name in ("turn", "round_end") for e in events):

@@ -1,0 +1,270 @@
+"""The messages clients send, as schemas (pydantic), and the limits on them (docs/PROTOCOL.md).
+
+``parse_message`` turns one text frame into one typed message or a :class:`ProtocolError`
+naming what was wrong; nothing a client sends reaches a table unchecked.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+PROTOCOL_VERSION = 1
+
+MAX_FRAME = 4096  # bytes of one message; larger ones are refused with "too_large"
+MAX_TRANSPORT_FRAME = 65536  # the websocket layer closes the connection above this (1009)
+RATE_PER_SECOND = 10.0  # messages a second over time ...
+RATE_BURST = 20.0  # ... with bursts of this many
+CHAT_PER_SECOND = 1.0
+CHAT_BURST = 3.0
+OVER_LIMIT_CLOSE = 200  # messages over the rate limit before the connection is closed
+HELLO_TIMEOUT = 10.0  # seconds to say hello
+NAME_LENGTH = 24
+CHAT_LENGTH = 200
+TABLE_NAME_LENGTH = 40
+HISTORY = 128  # updates held for reconnecting clients (older ones: a fresh state)
+LOG_LINES = 200  # lines of the log in a state message
+
+# Close codes (4000-4999 are the application's own).
+CLOSE_NO_HELLO = 4000
+CLOSE_REPLACED = 4001
+CLOSE_PROTOCOL = 4002
+CLOSE_UNKNOWN_TABLE = 4004
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_RESTART = 1012
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Rate limits per connection (the tests and benchmarks script faster than people play)."""
+
+    rate: float = RATE_PER_SECOND
+    burst: float = RATE_BURST
+    chat_rate: float = CHAT_PER_SECOND
+    chat_burst: float = CHAT_BURST
+
+
+class ProtocolError(Exception):
+    """A message the server cannot use: ``code`` as listed in docs/PROTOCOL.md."""
+
+    def __init__(self, code: str, message: str, reply_to: str | int | None = None,
+                 **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reply_to = reply_to
+        self.extra = extra
+
+
+MessageId = Annotated[str, Field(max_length=64)] | int | None
+Token = Annotated[str, Field(min_length=1, max_length=100)]
+Version = Annotated[int, Field(ge=0)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    id: MessageId = None
+
+
+class TableOptions(BaseModel):
+    """A table's options (the host may change them)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    hints: bool = False
+    seat_hold: Annotated[float, Field(ge=0, le=3600)] = 60.0
+    bot_pace: Annotated[float, Field(ge=0, le=10)] = 0.8
+
+
+class OptionChanges(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    hints: bool | None = None
+    seat_hold: Annotated[float, Field(ge=0, le=3600)] | None = None
+    bot_pace: Annotated[float, Field(ge=0, le=10)] | None = None
+
+
+BotLevels = Annotated[str, Field(max_length=40)] | Annotated[
+    list[Annotated[str, Field(max_length=40)]], Field(min_length=1, max_length=8)]
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    protocol: int
+    seat_token: Token | None = None
+    host_token: Token | None = None
+    last_version: Version | None = None
+
+
+class Join(_Message):
+    type: Literal["join"]
+    seat: Annotated[int, Field(ge=0, le=7)]
+    name: Annotated[str, Field(max_length=100)]
+
+
+class Leave(_Message):
+    type: Literal["leave"]
+
+
+class Start(_Message):
+    type: Literal["start"]
+
+
+class Options(_Message):
+    type: Literal["options"]
+    options: OptionChanges | None = None
+    bots: BotLevels | None = None
+
+
+class Act(_Message):
+    type: Literal["act"]
+    version: Version
+    action: Annotated[str, Field(min_length=1, max_length=400)]
+
+
+class Check(_Message):
+    type: Literal["check"]
+    action: Annotated[str, Field(min_length=1, max_length=400)]
+
+
+class Undo(_Message):
+    type: Literal["undo"]
+    version: Version
+
+
+class Hint(_Message):
+    type: Literal["hint"]
+
+
+class Chat(_Message):
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_LENGTH)]
+
+
+class Rematch(_Message):
+    type: Literal["rematch"]
+
+
+class Sync(_Message):
+    type: Literal["sync"]
+    last_version: Version | None = None
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | Join | Leave | Start | Options | Act | Check | Undo | Hint | Chat | Rematch | Sync
+    | Ping,
+    Field(discriminator="type"),
+]
+MESSAGE_TYPES = ("hello", "join", "leave", "start", "options", "act", "check", "undo", "hint",
+                 "chat", "rematch", "sync", "ping")
+_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_message(text: str) -> ClientMessage:
+    """One client frame as a typed message, or a ProtocolError naming the problem."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_FRAME:
+        raise ProtocolError("too_large", f"the message is {size} bytes; at most {MAX_FRAME}")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as err:
+        raise ProtocolError("bad_json", f"not valid JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", f"expected a JSON object, got {_json_type(data)}")
+    reply_to = _reply_to(data.get("id"))
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "the message has no \"type\" (a string)", reply_to)
+    if kind not in MESSAGE_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}; known: "
+                            f"{', '.join(MESSAGE_TYPES)}", reply_to)
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as err:
+        raise ProtocolError("bad_message", _first_error(kind, err), reply_to) from None
+
+
+def peek_id(text: str) -> str | int | None:
+    """The ``id`` of a frame that will not be handled (over the rate limit), to answer it."""
+    if len(text) > MAX_FRAME:
+        return None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return _reply_to(data.get("id")) if isinstance(data, dict) else None
+
+
+def _reply_to(value: Any) -> str | int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) or (isinstance(value, str) and len(value) <= 64):
+        return value
+    return None
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    return "a number"
+
+
+def _first_error(kind: str, err: ValidationError) -> str:
+    first = err.errors(include_url=False)[0]
+    # The discriminated union puts the type first in the location; the client knows it.
+    loc = [str(part) for part in first["loc"]]
+    if loc and loc[0] == kind:
+        loc = loc[1:]
+    where = ".".join([kind, *loc])
+    return f"{where}: {first['msg']}"
+
+
+# ====================================================================== HTTP: a new table
+class RulesChoice(BaseModel):
+    """A preset with house rules, or the text of a rules file."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True,
+                              populate_by_name=True)
+
+    preset: Annotated[str, Field(max_length=60)] | None = None
+    players: Annotated[int, Field(ge=2, le=8)] | None = None
+    team_size: Annotated[int, Field(ge=1, le=4)] | None = None
+    overrides: dict[str, Any] | None = Field(default=None, alias="set")
+    file: Annotated[str, Field(max_length=65536)] | None = None
+    format: Literal["toml", "json"] | None = None
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    name: Annotated[str, Field(max_length=TABLE_NAME_LENGTH)] = ""
+    rules: RulesChoice = RulesChoice()
+    bots: BotLevels = "heuristic"
+    options: TableOptions = TableOptions()
+    host_token: Token | None = None
+
+
+def parse_create(data: Any) -> CreateTable:
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", f"expected a JSON object, got {_json_type(data)}")
+    try:
+        return CreateTable.model_validate(data)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(body)"
+        raise ProtocolError("bad_message", f"{where}: {first['msg']}") from None

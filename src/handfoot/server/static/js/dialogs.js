@@ -1,0 +1,124 @@
+// Dialogs: the keys, the settings, "may I go out?", a round's breakdown and the final table.
+// Native <dialog>: focus stays inside while it is open and Esc closes it.
+
+import { h, byId } from "./dom.js";
+import { HELP } from "./keys.js";
+import { teamName, seatLabel } from "./render.js";
+
+function dialog(id, title, body, buttons, { alert = false, onClose = null } = {}) {
+  const old = byId(id);
+  if (old) {
+    if (old.open) old.close();
+    old.remove();
+  }
+  const d = h("dialog", {
+    id, class: "dialog", role: alert ? "alertdialog" : null, "aria-labelledby": `${id}-title`,
+  },
+  h("h2", { id: `${id}-title` }, title),
+  h("div", { class: "dialog-body" }, body),
+  h("div", { class: "dialog-buttons" }, buttons));
+  d.addEventListener("close", () => {
+    d.remove();
+    if (onClose) onClose();
+  });
+  document.body.append(d);
+  d.showModal();
+  return d;
+}
+
+function closeButton(text = "Close") {
+  return h("button", { type: "button", class: "primary", onclick: (e) => e.target.closest("dialog").close() }, text);
+}
+
+export function showHelp() {
+  return dialog("help-dialog", "Keys", [
+    h("p", {}, "The same keys as the terminal game (handfoot play). Cards can also be clicked or tapped: pick them, then Meld, Lay down or Discard."),
+    h("table", { class: "keys" }, h("tbody", {}, HELP.map(([k, what]) =>
+      h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, k)), h("td", {}, what))))),
+  ], [closeButton()]);
+}
+
+export function showSettings(current, save) {
+  const check = (key, text, hint) => h("label", { class: "check" },
+    h("input", { type: "checkbox", id: `setting-${key}`, checked: !!current()[key], onchange: (e) => save({ ...current(), [key]: e.target.checked }) }),
+    h("span", {}, text, hint ? h("small", {}, ` ${hint}`) : null));
+  return dialog("settings-dialog", "Settings", [
+    h("p", {}, "Kept in this browser."),
+    check("fourColour", "Four-colour deck", "(wild cards blue, red threes red, black threes green, the rest black; every card also says what it is in words)"),
+    check("contrast", "High contrast", "(black and white, thicker outlines)"),
+    check("large", "Larger cards and text"),
+  ], [closeButton("Done")]);
+}
+
+export function showAsk(g) {
+  const v = g.view;
+  const asker = g.table.seats[v.turn].name || `Seat ${v.turn + 1}`;
+  const binding = g.table.rules.permission_yes === "binding";
+  return dialog("ask-dialog", `${asker} asks: may I go out?`, [
+    h("p", {}, binding
+      ? `If you say yes, ${asker} must go out this turn. If you say no, ${asker} may not go out this turn.`
+      : `If you say yes, ${asker} may go out this turn. If you say no, ${asker} may not.`),
+    h("p", {}, "Keys: y for yes, n for no."),
+  ], [
+    h("button", { type: "button", class: "primary", id: "answer-yes", onclick: async (e) => { const d = e.target.closest("dialog"); await g.answer(true); if (d.open) d.close(); } }, "Yes"),
+    h("button", { type: "button", id: "answer-no", onclick: async (e) => { const d = e.target.closest("dialog"); await g.answer(false); if (d.open) d.close(); } }, "No"),
+  ], { alert: true });
+}
+
+export function closeDialog(id) {
+  const d = byId(id);
+  if (d && d.open) d.close();
+}
+
+function endingWords(g, r) {
+  if (r.ended_by === "went_out") return `${seatLabel(g, r.went_out)} went out`;
+  if (r.ended_by === "stock_out") return "the stock ran out";
+  return "the turn cap was reached";
+}
+
+function breakdown(g, r, upTo) {
+  const running = g.view.teams.map(() => 0);
+  for (const res of g.view.results.slice(0, upTo + 1)) res.teams.forEach((t, i) => { running[i] += t.total; });
+  return r.teams.map((team, i) => h("section", { class: "breakdown" },
+    h("h3", {}, teamName(g, i)),
+    h("table", {}, h("tbody", {},
+      team.lines.map(([label, points]) => h("tr", {}, h("th", { scope: "row" }, label), h("td", {}, String(points)))),
+      h("tr", { class: "total" }, h("th", { scope: "row" }, "Round total"), h("td", {}, h("strong", {}, String(team.total)))),
+      h("tr", { class: "total" }, h("th", { scope: "row" }, "Game total"), h("td", {}, h("strong", {}, String(running[i]))))))));
+}
+
+export function showResult(g, index, onClose) {
+  const r = g.view.results[index];
+  if (!r) return null;
+  const last = g.view.phase === "game-over" && index === g.view.results.length - 1;
+  return dialog("result-dialog", `Round ${r.round} over`, [
+    h("p", {}, `${endingWords(g, r)[0].toUpperCase()}${endingWords(g, r).slice(1)} after ${r.turns} turns.`),
+    h("div", { class: "breakdowns" }, breakdown(g, r, index)),
+  ], [closeButton(last ? "See the final table" : "Continue")], { onClose });
+}
+
+export function showFinal(g, { host, rematch, record }) {
+  const v = g.view;
+  const order = v.totals.map((t, i) => [t, i]).sort((a, b) => b[0] - a[0]);
+  const best = order[0][0];
+  const winners = order.filter(([t]) => t === best).map(([, i]) => i);
+  const mine = g.seat !== null ? g.team(g.seat) : null;
+  let verdict;
+  if (winners.length > 1) verdict = `A tie at ${best} points.`;
+  else if (winners[0] === mine) verdict = `Your team wins with ${best} points!`;
+  else verdict = `${teamName(g, winners[0])} wins with ${best} points.`;
+  const n = v.teams.length;
+  return dialog("final-dialog", "The game is over", [
+    h("p", { class: "verdict" }, h("strong", {}, verdict)),
+    h("table", { class: "final" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"),
+        [...Array(n).keys()].map((t) => h("th", { scope: "col" }, t === mine ? "Your team" : `Team ${"ABCDEF"[t]}`)))),
+      h("tbody", {},
+        v.results.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.round)), r.teams.map((t) => h("td", {}, String(t.total))))),
+        h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), v.totals.map((t) => h("td", {}, h("strong", {}, String(t))))))),
+    h("p", {}, h("a", { href: record, download: "" }, "Download the game record"), " (for handfoot replay)."),
+  ], [
+    host ? h("button", { type: "button", class: "primary", onclick: (e) => { e.target.closest("dialog").close(); rematch(); } }, "Rematch") : null,
+    closeButton(host ? "Close" : "Close"),
+  ]);
+}

@@ -1,0 +1,391 @@
+// The person's side of a game: what the server last said (view, legal actions, the pile, the
+// log) and what the person is putting together (picked cards, staged melds).  Every move is
+// sent as the text of an action and judged by the engine on the server; this module only
+// composes the text and shows the answer.
+
+import { counts, isWild, ALL } from "./cards.js";
+
+export class Game {
+  constructor(conn, hooks) {
+    this.conn = conn;
+    this.hooks = hooks; // {render, say, refused}
+    this.table = null;
+    this.you = { seat: null, host: false, name: "" };
+    this.view = null;
+    this.legal = [];
+    this.canUndo = false;
+    this.pile = null;
+    this.quotaMissing = [];
+    this.log = [];
+    this.logEpoch = 0; // a new state replaces the log: the page redraws it whole
+    this.logTotal = 0; // lines added since
+    this.chat = [];
+    this.picked = {};
+    this.staged = []; // [{slot, n, twos, jokers}]
+    this.mode = ""; // "discard" or "target" while waiting for a card key
+    this.message = ""; // the last word to the person (a hint, a refusal, a prompt)
+    this.refusal = null; // the engine's refusal of the last lay-down: {clause, rule, reason}
+    this.check = null; // the engine's answer about the staged lay-down
+    this.busy = false;
+    this.checkTimer = null;
+  }
+
+  // ------------------------------------------------------------------ reading
+  get seat() {
+    return this.you.seat;
+  }
+
+  get playing() {
+    return this.view !== null && this.table && this.table.status !== "lobby";
+  }
+
+  get myMove() {
+    return this.legal.length > 0;
+  }
+
+  get hand() {
+    return counts(this.view && this.view.hand);
+  }
+
+  has(action) {
+    return this.legal.includes(action);
+  }
+
+  hasPrefix(prefix) {
+    return this.legal.some((a) => a.startsWith(prefix));
+  }
+
+  team(seat) {
+    return this.table.seats[seat].team;
+  }
+
+  get teams() {
+    return this.view ? this.view.teams.length : 0;
+  }
+
+  // Cards of this kind still in hand: not picked, not staged.
+  available(token) {
+    let used = this.picked[token] || 0;
+    for (const p of this.staged) {
+      if (token === "2") used += p.twos;
+      else if (token === "JK") used += p.jokers;
+      else if (p.slot === token) used += p.n;
+    }
+    return (this.hand[token] || 0) - used;
+  }
+
+  pickedTokens() {
+    const out = [];
+    for (const t of ALL) for (let i = 0; i < (this.picked[t] || 0); i++) out.push(t);
+    return out;
+  }
+
+  // ------------------------------------------------------------------ from the server
+  onTable(m) {
+    this.table = m;
+  }
+
+  onState(m) {
+    this.view = m.view;
+    this.legal = m.legal || [];
+    this.canUndo = !!m.can_undo;
+    this.pile = m.pile || null;
+    this.quotaMissing = m.quota_missing || [];
+    this.log = [...(m.log || [])];
+    this.logEpoch += 1;
+    this.logTotal = this.log.length;
+    this.keepWhatFits();
+  }
+
+  onUpdate(m) {
+    const before = this.view;
+    this.view = m.view;
+    this.legal = m.legal || [];
+    this.canUndo = !!m.can_undo;
+    this.pile = m.pile || null;
+    this.quotaMissing = m.quota_missing || [];
+    this.log.push(...(m.log || []));
+    this.logTotal += (m.log || []).length;
+    if (this.log.length > 400) this.log.splice(0, this.log.length - 400);
+    const turnOver = (m.events || []).some((e) => ["turn", "round_end", "deal"].includes(e.name));
+    if (turnOver || m.action === "undo" || !this.myMove) {
+      this.picked = {};
+      if (turnOver || !this.myMove) this.staged = [];
+      this.mode = "";
+    }
+    if (m.seat === this.seat && m.action.startsWith("lay")) {
+      this.staged = [];
+      this.refusal = null;
+    }
+    this.keepWhatFits();
+    return before;
+  }
+
+  // Picked and staged cards must still be in hand (an undo, a reconnect, a bot's move).
+  keepWhatFits() {
+    const hand = this.hand;
+    for (const t of Object.keys(this.picked)) {
+      if ((this.picked[t] || 0) > (hand[t] || 0)) this.picked[t] = hand[t] || 0;
+    }
+    for (const t of ALL) {
+      if (this.available(t) < 0) {
+        this.staged = [];
+        this.picked = {};
+        break;
+      }
+    }
+    this.scheduleCheck();
+  }
+
+  // ------------------------------------------------------------------ picking and staging
+  pick(token) {
+    if (this.available(token) <= 0) return `you hold no more ${token === "JK" ? "jokers" : token + "s"}`;
+    this.picked[token] = (this.picked[token] || 0) + 1;
+    return null;
+  }
+
+  unpick(token) {
+    if (token === undefined) {
+      const picked = this.pickedTokens();
+      token = picked[picked.length - 1];
+    }
+    if (token && this.picked[token]) this.picked[token] -= 1;
+  }
+
+  clear() {
+    if (this.mode) this.mode = "";
+    else if (Object.values(this.picked).some((n) => n)) this.picked = {};
+    else {
+      this.staged = [];
+      this.refusal = null;
+    }
+    this.scheduleCheck();
+  }
+
+  pickedWildOnly() {
+    const picked = this.pickedTokens();
+    return picked.length > 0 && picked.every(isWild);
+  }
+
+  // Targets for wild cards picked alone: the team's open melds and the staged ones, and the
+  // meld of wild cards.
+  wildTargets() {
+    const slots = new Set();
+    const info = this.view.teams[this.team(this.seat)];
+    for (const slot of Object.keys(info.melds)) slots.add(slot);
+    for (const p of this.staged) slots.add(p.slot);
+    const order = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "wild"];
+    slots.add("wild");
+    return order.filter((s) => slots.has(s));
+  }
+
+  // Move the picked cards into the staged lay-down: a new meld or cards onto a meld of their
+  // rank (the engine decides which when it checks).  Wild cards alone need a meld named.
+  stage(slot) {
+    const picked = this.pickedTokens();
+    if (!picked.length) return "pick cards first: click them, or press their keys (4-9, 0, j q k a, 2, w)";
+    const ranks = [...new Set(picked.filter((t) => !isWild(t)))];
+    if (ranks.length > 1) return "one rank per meld: stage each rank on its own";
+    if (ranks.length) {
+      if (slot !== undefined && slot !== ranks[0]) return "those cards do not go on that meld";
+      slot = ranks[0];
+    }
+    if (slot === undefined) return "name the meld for the wild cards";
+    const part = { slot, n: 0, twos: 0, jokers: 0 };
+    for (const t of picked) {
+      if (t === "2") part.twos += 1;
+      else if (t === "JK") part.jokers += 1;
+      else part.n += 1;
+    }
+    const old = this.staged.find((p) => p.slot === slot);
+    if (old) {
+      old.n += part.n;
+      old.twos += part.twos;
+      old.jokers += part.jokers;
+    } else this.staged.push(part);
+    this.picked = {};
+    this.mode = "";
+    this.refusal = null;
+    this.scheduleCheck();
+    return null;
+  }
+
+  unstage(slot) {
+    this.staged = this.staged.filter((p) => p.slot !== slot);
+    this.refusal = null;
+    this.scheduleCheck();
+  }
+
+  static partText(p) {
+    const cards = [];
+    if (p.slot !== "wild") for (let i = 0; i < p.n; i++) cards.push(p.slot);
+    for (let i = 0; i < p.twos; i++) cards.push("2");
+    for (let i = 0; i < p.jokers; i++) cards.push("JK");
+    return (p.n ? "" : `${p.slot}: `) + cards.join(" ");
+  }
+
+  layText() {
+    return this.staged.length ? "lay " + this.staged.map(Game.partText).join(", ") : null;
+  }
+
+  // Ask the engine about the staged lay-down (nothing is applied): its points and whether it
+  // would be taken now, shown beside the cards.
+  scheduleCheck() {
+    clearTimeout(this.checkTimer);
+    const text = this.layText();
+    if (!text || this.seat === null || !this.playing) {
+      this.check = null;
+      return;
+    }
+    this.checkTimer = setTimeout(async () => {
+      const answer = await this.conn.request({ type: "check", action: text });
+      if (this.layText() !== text) return;
+      this.check = answer.type === "checked" ? answer
+        : { ok: false, reason: answer.message, clause: "", rule: "", points: null };
+      this.hooks.render();
+    }, 120);
+  }
+
+  // ------------------------------------------------------------------ acting
+  async act(action) {
+    if (this.busy) return null;
+    this.busy = true;
+    try {
+      const reply = await this.conn.request({ type: "act", version: this.conn.version, action });
+      if (reply.type === "update") {
+        if (this.message) this.hooks.say("");
+      } else if (reply.type === "refused") {
+        this.hooks.refused(reply);
+      } else if (reply.type === "error") {
+        if (reply.code === "stale") this.conn.send({ type: "sync", last_version: this.conn.version });
+        this.hooks.say(reply.message);
+      }
+      return reply;
+    } finally {
+      this.busy = false;
+      this.hooks.render();
+    }
+  }
+
+  draw() {
+    if (this.has("draw")) return this.act("draw");
+    if (this.has("stop")) return this.act("stop");
+    return this.notNow("draw");
+  }
+
+  takePile() {
+    // House rules may add the top card alone onto a meld and picking the pile up (4.7, 4.8).
+    const takes = this.legal.filter((a) => a.startsWith("take-pile") || a === "pick-up-pile");
+    if (!takes.length) {
+      if (this.pile && !this.pile.open) {
+        this.hooks.say(`The pile is closed to you: ${this.pile.reason} (rule ${this.pile.clause}).`);
+        return null;
+      }
+      return this.notNow("take the pile");
+    }
+    const withWild = takes.find((a) => (a.endsWith(" 2") && this.picked["2"])
+      || (a.endsWith(" JK") && this.picked.JK));
+    const plain = takes.find((a) => a === "take-pile");
+    return this.act(withWild || plain || takes[0]);
+  }
+
+  layDown() {
+    if (Object.values(this.picked).some((n) => n)) {
+      if (this.pickedWildOnly()) return this.startTarget();
+      const error = this.stage();
+      if (error) {
+        this.hooks.say(error);
+        return null;
+      }
+    }
+    const text = this.layText();
+    if (!text) {
+      this.hooks.say("Nothing staged: pick cards, then Meld (m).");
+      return null;
+    }
+    return this.act(text);
+  }
+
+  startTarget() {
+    this.mode = "target";
+    this.hooks.say("Wild cards onto which meld? Choose it, or press its rank key (w: the meld of wild cards).");
+    this.hooks.render();
+    return null;
+  }
+
+  meld() {
+    if (this.pickedWildOnly()) return this.startTarget();
+    const error = this.stage();
+    this.hooks.say(error || "Staged. Pick more, or Lay down (Enter).");
+    this.hooks.render();
+    return null;
+  }
+
+  discard(token) {
+    if (token !== undefined) return this.act(`discard ${token}`);
+    if (this.staged.length) {
+      this.hooks.say("You have melds staged: Lay down (Enter) or Clear (Esc) first.");
+      return null;
+    }
+    const picked = this.pickedTokens();
+    if (picked.length === 1) return this.act(`discard ${picked[0]}`);
+    this.mode = "discard";
+    this.hooks.say("Discard which card? Click it or press its key (Esc cancels).");
+    this.hooks.render();
+    return null;
+  }
+
+  knockOrNo() {
+    if (this.view && this.view.phase === "answer") return this.answer(false);
+    if (this.has("knock")) return this.act("knock");
+    return this.notNow("knock");
+  }
+
+  answer(yes) {
+    return this.act(yes ? "answer yes" : "answer no");
+  }
+
+  book() {
+    if (this.has("book B3")) return this.act("book B3");
+    return this.notNow("meld a book of black threes");
+  }
+
+  ask() {
+    if (this.has("ask")) return this.act("ask");
+    return this.notNow('ask "may I go out?"');
+  }
+
+  retract() {
+    if (this.has("retract")) return this.act("retract");
+    return this.notNow("take back an opening");
+  }
+
+  notNow(what) {
+    if (!this.playing || this.seat === null) this.hooks.say("You are watching this table.");
+    else if (!this.myMove) this.hooks.say(`Not your move: wait for your turn to ${what}.`);
+    else this.hooks.say(`You cannot ${what} now.`);
+    return null;
+  }
+
+  async undo() {
+    if (!this.canUndo) {
+      this.hooks.say("Nothing to undo since you last learned something new.");
+      return null;
+    }
+    const reply = await this.conn.request({ type: "undo", version: this.conn.version });
+    if (reply.type === "error") this.hooks.say(reply.message);
+    else this.hooks.say("Undone.");
+    this.hooks.render();
+    return reply;
+  }
+
+  async hint() {
+    if (!this.table.options.hints) {
+      this.hooks.say("This table gives no hints (the host may turn them on).");
+      return null;
+    }
+    const reply = await this.conn.request({ type: "hint" });
+    this.hooks.say(reply.type === "hint" ? `Hint: ${reply.text}.` : reply.message);
+    return reply;
+  }
+}

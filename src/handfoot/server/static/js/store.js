@@ -1,0 +1,63 @@
+// What the browser keeps: settings, and each table's seat token and host token.  The seat
+// token is the only proof that a seat is yours, so it lives in this browser only.
+
+const PREFIX = "handfoot.";
+
+function read(key, fallback) {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null || value === undefined) localStorage.removeItem(PREFIX + key);
+    else localStorage.setItem(PREFIX + key, JSON.stringify(value));
+  } catch {
+    /* private mode or full storage: the page still works for this visit */
+  }
+}
+
+export const DEFAULT_SETTINGS = { fourColour: false, contrast: false, sort: "rank", large: false };
+
+export function settings() {
+  return { ...DEFAULT_SETTINGS, ...read("settings", {}) };
+}
+
+export function saveSettings(s) {
+  write("settings", s);
+}
+
+export function tableKeys(table) {
+  return read(`table.${table}`, {});
+}
+
+export function saveTableKeys(table, keys) {
+  write(`table.${table}`, { ...tableKeys(table), ...keys });
+}
+
+export function forgetSeat(table) {
+  const keys = tableKeys(table);
+  delete keys.seat_token;
+  delete keys.seat;
+  write(`table.${table}`, keys);
+}
+
+export function hostToken() {
+  return read("host_token", null);
+}
+
+export function saveHostToken(token) {
+  write("host_token", token);
+}
+
+export function playerName() {
+  return read("name", "");
+}
+
+export function savePlayerName(name) {
+  write("name", name);
+}

@@ -1,0 +1,84 @@
+"""Updates as clients read them: one applied action (or undo) with its events, kept for
+reconnecting clients and the log, its words made for each reader."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from handfoot.events import Event
+from handfoot.narrate import merge_melds
+
+from .words import event_text
+
+Lines = tuple[str, ...]
+
+
+@dataclass(slots=True)
+class Entry:
+    """One update as clients read it, kept for reconnecting clients and the log.
+
+    A server keeps a few hundred of these per table, so they hold no containers Python's
+    collector must walk again and again: the events as the JSON text every client receives
+    (written once, not once per client) and the words as tuples of strings, one per seat and
+    one for spectators (``lines[-1]``), the same tuple wherever the words are the same."""
+
+    version: int
+    seat: int
+    by: str
+    action: str
+    events: str  # the wire form as JSON text, the same for everyone
+    lines: tuple[Lines, ...]
+
+    def log(self, reader: int | None) -> list[str]:
+        return list(self.lines[-1 if reader is None else reader])
+
+    def public(self, reader: int | None) -> dict[str, Any]:
+        return {"version": self.version, "seat": self.seat, "by": self.by,
+                "action": self.action, "events": json.loads(self.events),
+                "log": self.log(reader)}
+
+
+def words(raw: list[Event], names: list[str], drawn: str | None = None) -> tuple[Lines, ...]:
+    """The events in each seat's words (its own seat in the second person; the drawer's own
+    copy naming the cards drawn), then in a spectator's. A lay-down's steps on one meld read
+    as one line ("You meld 6: 6 6 JK")."""
+    raw = merge_melds(raw)
+    public = tuple(line for e in raw if (line := event_text(e, names)))
+    out = []
+    for reader in range(len(names)):
+        mine = []
+        for e in raw:
+            if drawn is not None and e.name == "draw" and e.seat == reader:
+                mine.append(drawn)
+            elif line := event_text(e, names, reader):
+                mine.append(line)
+        lines = tuple(mine)
+        out.append(public if lines == public else lines)
+    out.append(public)
+    return tuple(out)
+
+
+def undo_words(seat: int, steps: int, names: list[str]) -> tuple[Lines, ...]:
+    what = "a step" if steps == 1 else f"{steps} steps"
+    public = (f"{names[seat]} takes back {what}",)
+    return (*(((f"You take back {what}",) if s == seat else public) for s in range(len(names))),
+            public)
+
+
+LogItem = str | Entry  # a line for everyone, or an update's lines in each reader's words
+
+
+def log_lines(items: Iterable[LogItem], reader: int | None, limit: int) -> list[str]:
+    """The last ``limit`` lines of a log (oldest first), in the reader's words."""
+    lines: list[str] = []
+    for item in reversed(list(items)):
+        if isinstance(item, str):
+            lines.append(item)
+        else:
+            lines.extend(reversed(item.log(reader)))
+        if len(lines) >= limit:
+            break
+    return lines[:limit][::-1]
