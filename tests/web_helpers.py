@@ -8,14 +8,17 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, Playwright
 
 from handfoot.actions import Retract
 from handfoot.bots.heuristic import HeuristicBot
 from handfoot.cards import KIND_TOKENS
 from handfoot.engine import Game
+from handfoot.server import table as server_table
 from handfoot.state import Phase
 from handfoot.undo import teaches
 from handfoot.views import view
@@ -112,6 +115,13 @@ def join_table(page: Page, invite: str, name: str, seat: int) -> None:
 def start(page: Page) -> None:
     page.click("#start")
     page.wait_for_selector(".game")
+
+
+def pin_deal(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Games the server starts during this test are dealt from ``seed`` (it draws a seed at
+    random otherwise), so a test that needs a particular course of play gets it every run; the
+    server's bots are seeded from it too."""
+    monkeypatch.setattr(server_table, "secrets", SimpleNamespace(randbelow=lambda _n: seed))
 
 
 # ---------------------------------------------------------------------- reading the page
