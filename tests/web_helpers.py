@@ -8,12 +8,18 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, Playwright
 
+from handfoot.actions import Retract
 from handfoot.bots.heuristic import HeuristicBot
 from handfoot.cards import KIND_TOKENS
+from handfoot.engine import Game
+from handfoot.server import table as server_table
+from handfoot.state import Phase
 from handfoot.undo import teaches
 from handfoot.views import view
 from server_helpers import Server
@@ -111,6 +117,13 @@ def start(page: Page) -> None:
     page.wait_for_selector(".game")
 
 
+def pin_deal(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Games the server starts during this test are dealt from ``seed`` (it draws a seed at
+    random otherwise), so a test that needs a particular course of play gets it every run; the
+    server's bots are seeded from it too."""
+    monkeypatch.setattr(server_table, "secrets", SimpleNamespace(randbelow=lambda _n: seed))
+
+
 # ---------------------------------------------------------------------- reading the page
 def game_state(page: Page) -> dict[str, Any]:
     state: dict[str, Any] = page.evaluate("""() => {
@@ -169,12 +182,30 @@ def check_nothing_hidden(page: Page, server: Server, table: str, seat: int | Non
 def plan(server: Server, table: str, seat: int, bot: HeuristicBot) -> list[str]:
     """What the heuristic would do from here, up to the first step that teaches something or
     ends the move, planned on a copy of the server's game (the server waits for this seat)."""
-    g = server.hall.tables[table].keeper.game.clone()
+    return plan_game(server.hall.tables[table].keeper.game, seat, bot)
+
+
+def plan_game(game: Game, seat: int, bot: HeuristicBot) -> list[str]:
+    """The steps of :func:`plan`, as the page can send them.  The page lays down only whole
+    openings (a lay-down is checked as a whole against the minimum, 6.1), so where the bot
+    melds toward an opening and then takes it back (6.3), as after taking the pile with a pair
+    it cannot build on, a person takes it back at once: the melds that would come back to the
+    hand are left out, and so is the taking back itself when the opening was begun by those
+    melds alone (the page has nothing to take back then; the turn goes on as after it)."""
+    g = game.clone()
+    short_before = g.phase is Phase.PILE_OPENING or (
+        g.staged > 0 and not g.opened[g.team_of(seat)])
     out: list[str] = []
     while g.actor == seat and not g.over:
         action = bot.choose(view(g, seat), g.legal_actions())
         events = g.apply(action)
-        out.append(action.text)
+        if isinstance(action, Retract):
+            while out and out[-1].startswith(("meld ", "add ")):
+                out.pop()
+            if short_before:
+                out.append(action.text)
+        else:
+            out.append(action.text)
         if teaches(action, events) or g.actor != seat:
             break
     return out
@@ -329,7 +360,8 @@ class Player:
                        /Refused/.test(document.getElementById('message').textContent); }""",
             arg=before, timeout=20000)
         refusal = self.page.locator(".stage .refusal, #message").all_inner_texts()
-        assert not any("Refused" in r for r in refusal), (unit, refusal)
+        seed = self.server.hall.tables[self.table].keeper.game.seed
+        assert not any("Refused" in r for r in refusal), (unit, refusal, f"deal seed {seed}")
         self.version = game_state(self.page)["version"]
         return unit
 
