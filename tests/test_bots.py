@@ -98,3 +98,20 @@ def test_heuristic_beats_random_and_basic_on_duplicate_rounds() -> None:
 def test_bad_bot_specs_are_refused(spec: str) -> None:
     with pytest.raises(BotError):
         make_bot(spec)
+
+
+def test_heuristic_leaves_a_pile_whose_opening_it_cannot_reach() -> None:
+    """Hand J J J 4 4 A, a J on the pile, 50 to open: the take's pair is in the hand already,
+    so the four jacks make 40 and the opening would be taken back (6.3); the heuristic draws.
+    With a fourth jack in hand (50) it takes the pile."""
+    from handfoot.bots.heuristic import HeuristicBot
+    from scenario import game
+
+    rules = preset("hand-and-foot")
+    for hand, wanted in (("J J J 4 4 A", "draw"), ("J J J J 4 A", "take")):
+        g = game(rules, f"{hand} | 9 10 Q K", pile="6 J")
+        assert g.minimum == 50
+        legal = g.legal_actions()
+        assert any(a.text.startswith("take") for a in legal)
+        chosen = HeuristicBot(seed=1).choose(view(g, 0), legal)
+        assert chosen.text.startswith(wanted), (hand, chosen)

@@ -65,11 +65,14 @@ class _Context:
         self.potential = _opening_potential(v) if not team.opened else 0
 
 
-def _opening_potential(v: SeatView) -> int:
+def _opening_potential(v: SeatView, extra: int = -1) -> int:
     """Roughly the most points the hand can lay down now (naturals in threes, pairs with a wild,
-    wild cards together), to judge whether an opening can reach the minimum."""
+    wild cards together), to judge whether an opening can reach the minimum; with ``extra``,
+    as if one more card of that kind were held (the pile's top card, taken)."""
     values = tables(v).values
     hand = v.hand
+    if extra >= 0:
+        hand = (*hand[:extra], hand[extra] + 1, *hand[extra + 1:])
     rules = v.rules
     points = 0
     spare_wilds = sorted([values[TWO]] * hand[TWO] + [values[JOKER]] * hand[JOKER])
@@ -157,7 +160,9 @@ class HeuristicBot:
         score = 60.0 + 15 * cards
         if in_foot(v) and ctx.quota_met:
             score -= 40 * cards  # more cards only delay going out
-        if not ctx.opened and ctx.potential + 2 * ctx.values[v.pile_top] < v.minimum:
+        # The take's pair (or natural and wild) is in the hand already: count the top card
+        # once, with the hand, not the pair again.
+        if not ctx.opened and _opening_potential(v, v.pile_top) < v.minimum:
             score = -50.0  # the opening would fall short and have to be taken back
         if a.wild >= 0:
             score -= 40
