@@ -117,6 +117,10 @@ def test_two_partners_and_two_bots_play_a_whole_game(server: Server, tmp_path: P
         a, b = clients[0].view, clients[2].view
         assert a is not None and b is not None and watcher.view is not None
         assert a["totals"] == b["totals"] == watcher.view["totals"]
+        # The winners come from the engine's scoring, for every reader alike.
+        best = max(a["totals"])
+        assert a["winners"] == b["winners"] == watcher.view["winners"] == [
+            t for t, total in enumerate(a["totals"]) if total == best]
         assert a["seat"] == 0 and b["seat"] == 2 and watcher.view["seat"] is None
         assert "hand" not in watcher.view
         assert clients[0].version == clients[2].version == watcher.version

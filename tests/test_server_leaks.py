@@ -134,7 +134,9 @@ def check(received: Received, states: list[Game], names: list[str]) -> int:
         if m["type"] in ("state", "update"):
             game = states[version]
             view = m["view"]
-            assert set(view) == (VIEW_KEYS if seat is not None else VIEW_KEYS - {"hand"})
+            # The winners (public totals' verdict) join the view once the game is over.
+            allowed = VIEW_KEYS | ({"winners"} if view["phase"] == "game-over" else set())
+            assert set(view) == (allowed if seat is not None else allowed - {"hand"})
             assert view["seat"] == seat
             if seat is not None:
                 assert view["hand"] == format_counts(game.hands[seat]), (seat, version)

@@ -13,6 +13,7 @@ from handfoot.cards import JOKER, TWO, WILD_SLOT
 from handfoot.clauses import CLAUSES
 from handfoot.engine import Game
 from handfoot.pile import pile_status
+from handfoot.scoring import winners
 from handfoot.tables import tables_for
 from handfoot.views import view
 
@@ -34,9 +35,12 @@ def dumps_with(message: dict[str, Any], key: str, json_text: str) -> str:
 
 def seat_view(game: Game, seat: int) -> dict[str, Any]:
     """The seat's view as docs/PROTOCOL.md sends it: the view's mapping without the rules
-    (the ``table`` message carries them once)."""
+    (the ``table`` message carries them once); once the game is over, the winning team or
+    the tied teams, as the engine's scoring decides them (the page does not)."""
     mapping = view(game, seat).to_mapping()
     del mapping["rules"]
+    if game.over:
+        mapping["winners"] = winners(list(game.totals))
     return mapping
 
 

@@ -99,9 +99,9 @@ export function showResult(g, index, onClose) {
 
 export function showFinal(g, { host, rematch, record }) {
   const v = g.view;
-  const order = v.totals.map((t, i) => [t, i]).sort((a, b) => b[0] - a[0]);
-  const best = order[0][0];
-  const winners = order.filter(([t]) => t === best).map(([, i]) => i);
+  // The server names the winners (the engine's scoring): the page counts no points itself.
+  const winners = v.winners;
+  const best = v.totals[winners[0]];
   const mine = g.seat !== null ? g.team(g.seat) : null;
   let verdict;
   if (winners.length > 1) verdict = `A tie at ${best} points.`;
