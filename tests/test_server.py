@@ -133,8 +133,8 @@ def test_two_partners_and_two_bots_play_a_whole_game(server: Server, tmp_path: P
         path.write_text(record_of(server, made["table"]), encoding="utf-8")
         assert cli(["replay", str(path)]) == 0
         record = json.loads(path.read_text())
-        assert [s.get("name") for s in record["seats"]] == ["Ann", "Heuristic 1", "Bob",
-                                                           "Heuristic 3"]
+        assert [s.get("name") for s in record["seats"]] == ["Ann", "Heuristic 2", "Bob",
+                                                           "Heuristic 4"]
         actions = [a for r in record["rounds"] for a in r["actions"]]
         assert len(actions) == clients[0].version  # one version per action: nothing lost
         assert {seat for seat, _ in actions} == {0, 1, 2, 3}

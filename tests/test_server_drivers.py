@@ -34,5 +34,5 @@ def test_quick_bots_choose_here_and_search_in_a_worker() -> None:
 
 
 def test_bot_seats_are_named_by_level_and_seat() -> None:
-    assert bot_name("search:ms=200", 3) == "Search 3"
-    assert bot_name("heuristic", 1) == "Heuristic 1"
+    assert bot_name("search:ms=200", 3) == "Search 4"
+    assert bot_name("heuristic", 1) == "Heuristic 2"

@@ -57,7 +57,7 @@ def test_tables_seats_games_and_undo_are_kept(database: str) -> None:
                 await storage.create_table(row, [])
 
             rules = preset("hand-and-foot")
-            names = ["Ann", "Heuristic 1", "Bob", "Heuristic 3"]
+            names = ["Ann", "Heuristic 2", "Bob", "Heuristic 4"]
             keeper = GameKeeper.new(rules, 7, names, "test")
             header = header_mapping(rules, 7, names, [0, 1, 0, 1], "test")
             await storage.start_game(row.id, 1, header,

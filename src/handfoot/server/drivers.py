@@ -31,8 +31,9 @@ def check_level(spec: str) -> str:
 
 
 def bot_name(level: str, seat: int) -> str:
-    """How a bot's seat is named at the table: ``Heuristic 1``."""
-    return f"{level.partition(':')[0].capitalize()} {seat}"
+    """How a bot's seat is named at the table: ``Heuristic 2`` at the second seat (index 1),
+    counted from 1 as the page counts seats ("Seat 2")."""
+    return f"{level.partition(':')[0].capitalize()} {seat + 1}"
 
 
 def _choose(bot: Bot, view: SeatView, legal: Sequence[Action]) -> tuple[Action, Bot]:
