@@ -108,6 +108,69 @@ def test_mask_is_the_legal_list_every_preset(name: str, n: int) -> None:
     assert trace[-1][4]  # the game ran to its end
 
 
+def observations_match_the_reference(e: Any, seed: int) -> int:
+    """Through a whole game, every seat's observation from the environment (its incremental
+    encoder, fed the view's shared parts) equals ``Layout.encode`` of that seat's view, and its
+    mask is the legal list (all zero for the others); returns the positions compared."""
+    raw = e.unwrapped
+    layout = raw.layout
+    n = raw.rules.players
+    compared = 0
+
+    def check(e: Any, agent: str, obs: dict[str, Any]) -> None:
+        nonlocal compared
+        game = raw.game
+        assert np.array_equal(obs["observation"], layout.encode(view(game, game.actor)))
+        # The other seats in a varying order, so each seat's kept vector is brought up to date
+        # across varying gaps.
+        for s in sorted(range(n), key=lambda s: (s * 7 + compared) % n):
+            seen = raw.observe(f"seat_{s}")
+            assert np.array_equal(seen["observation"], layout.encode(view(game, s)))
+            assert seen["observation"].dtype == np.float32
+            if s != game.actor:
+                assert not seen["action_mask"].any()
+        compared += 1
+
+    play_aec(e, seed, check)
+    return compared
+
+
+def test_observations_are_the_reference_encoding_every_step() -> None:
+    assert observations_match_the_reference(raw_env(rules="hand-knee-foot", players=4), 3) > 500
+    assert observations_match_the_reference(env(rules="hand-and-foot", players=6, rounds=1),
+                                            4) > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "n"), MATRIX)
+def test_observations_are_the_reference_encoding_every_preset(name: str, n: int) -> None:
+    assert observations_match_the_reference(raw_env(rules=name, players=n, rounds=2), n) > 50
+
+
+def test_observations_are_the_reference_encoding_under_house_rules() -> None:
+    from test_properties import random_combo
+
+    rng = random.Random(33)
+    for i in range(4):
+        rules = random_combo(rng, rounds=1, turn_cap=60)
+        assert observations_match_the_reference(raw_env(rules=rules), i) > 0
+
+
+def test_an_observation_is_the_callers_to_keep() -> None:
+    """Observations and masks handed out are fresh arrays: changing one changes nothing the
+    environment hands out later."""
+    e = raw_env(rules="hand-and-foot", players=4)
+    e.reset(seed=5)
+    agent = e.agent_selection
+    first = e.observe(agent)
+    kept = {k: v.copy() for k, v in first.items()}
+    first["observation"][:] = 7.0
+    first["action_mask"][:] = 1
+    again = e.observe(agent)
+    assert np.array_equal(again["observation"], kept["observation"])
+    assert np.array_equal(again["action_mask"], kept["action_mask"])
+
+
 # ====================================================================== the view guarantee
 def observations_ignore_hidden_cards(name: str, n: int, seed: int, rate: float) -> int:
     """Everywhere in a game (a share of positions), every seat's observation is unchanged when

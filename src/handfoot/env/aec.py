@@ -25,7 +25,8 @@ except ImportError as err:  # pragma: no cover - depends on the installation
 from ..rules import Rules
 from ..views import view
 from . import engine as core
-from .encode import Encoder, layout_for, view_text
+from .encode import layout_for, view_text
+from .encoder import Encoder
 
 NAME = "handfoot_v0"
 
@@ -105,7 +106,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat_of[agent]
         game = self.game
-        obs = self._encoder.encode(view(game, seat))
+        obs = self._encoder.encode_seat(game, seat)
         if seat == game.actor and not game.over:
             mask = core.mask_of(self.legal_indices())
         else:

@@ -31,7 +31,8 @@ from ..bots.base import Bot, ask
 from ..rules import Rules
 from ..views import view
 from . import engine as core
-from .encode import Encoder, Vector, layout_for, view_text
+from .encode import Vector, layout_for, view_text
+from .encoder import Encoder
 
 SEED_SPACE = 2**62
 
@@ -146,7 +147,7 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
     def _observe(self) -> Vector:
         game = self.game
         seat = game.actor if self.learner[game.actor] else self.seat
-        return self._encoder.encode(view(game, seat))
+        return self._encoder.encode_seat(game, seat)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.game.actor,
