@@ -71,6 +71,44 @@ def test_api_test_and_seed_test_four_players() -> None:
     seed_test(lambda: env(rules="hand-knee-foot", players=4), num_cycles=60)
 
 
+def test_wrapped_env_checks_as_pettingzoos_wrappers_do() -> None:
+    """env() keeps the checks of PettingZoo's AssertOutOfBoundsWrapper inside its
+    OrderEnforcingWrapper (done in one wrapper): the same errors, and the same play."""
+    from pettingzoo.utils import wrappers
+
+    e = env(rules="hand-and-foot", players=4)
+    assert isinstance(e, wrappers.OrderEnforcingWrapper)
+    for name in ("agent_selection", "agents", "rewards", "terminations", "truncations",
+                 "infos", "num_agents"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(e, name)
+    with pytest.raises(AttributeError, match="private"):
+        e._seat_of  # noqa: B018
+    with pytest.raises(AttributeError, match="before reset"):
+        e.last()
+    with pytest.raises(AssertionError, match="before observe"):
+        e.observe("seat_0")
+    with pytest.raises(AssertionError, match="before step"):
+        e.step(0)
+    assert e.possible_agents == [f"seat_{s}" for s in range(4)]
+    e.reset(seed=3)
+    assert str(e) == str(e.unwrapped)
+    for bad in (-1, 133, 10**9, 2.5, "draw"):
+        with pytest.raises(AssertionError, match="not in action space"):
+            e.step(bad)
+    # The same game as PettingZoo's own two wrappers around the raw environment.
+    theirs = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(
+        rules="hand-and-foot", players=4, rounds=1)))
+    ours = env(rules="hand-and-foot", players=4, rounds=1)
+    a, b = play_aec(theirs, 8), play_aec(ours, 8)
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):
+        assert x[0] == y[0] and x[3:] == y[3:]
+        assert np.array_equal(x[1], y[1]) and np.array_equal(x[2], y[2])
+    assert ours.terminations == theirs.terminations
+    assert ours._cumulative_rewards == theirs._cumulative_rewards
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "n"), MATRIX)
 def test_api_test_and_seed_test_every_preset(name: str, n: int) -> None:
