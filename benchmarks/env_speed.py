@@ -114,14 +114,34 @@ def measure(loops: dict[str, Loop], seconds: float, slice_s: float = 0.5) -> dic
 
 
 def ladder_loop(rules: Rules, level: int) -> Loop:
-    """The engine's loop doing more of an AEC step's work: 1 the view, 2 its vector, 3 the
-    mask."""
+    """The engine's loop doing more of an AEC step's work: 1 the view (the parts of it the
+    environment reads), 2 its vector, 3 the mask."""
+    # The view as the AEC environment takes it (its parts, then their vector), or, in a
+    # checkout from before that, the whole view and its vector (for comparisons).
     try:
-        from handfoot.env.encode import Encoder
+        from handfoot.env.encoder import Encoder
+        from handfoot.views import view_parts
 
-        encoder: Any = Encoder(layout_for(rules))
-    except ImportError:  # a checkout from before the incremental encoder (for comparisons)
-        encoder = layout_for(rules)
+        fast = Encoder(layout_for(rules))
+
+        def see(game: Game, seat: int) -> Any:
+            return view_parts(game, seat)
+
+        def encode(seat: int, seen: Any) -> Any:
+            return fast.encode_parts(seat, seen)
+    except ImportError:
+        try:
+            from handfoot.env.encode import Encoder as OldEncoder  # type: ignore[attr-defined]
+
+            encoder: Any = OldEncoder(layout_for(rules))
+        except ImportError:  # before the incremental encoder
+            encoder = layout_for(rules)
+
+        def see(game: Game, seat: int) -> Any:
+            return view(game, seat)
+
+        def encode(seat: int, seen: Any) -> Any:
+            return encoder.encode(seen)
 
     def play(seed: int) -> tuple[int, int]:
         game = Game.new(rules, seed=seed)
@@ -132,9 +152,9 @@ def ladder_loop(rules: Rules, level: int) -> Loop:
                 mask_of(legal_indices(game))
             legal = game.legal_actions()
             if level >= 1:
-                v = view(game, game.actor)
+                seen = see(game, game.actor)
                 if level >= 2:
-                    encoder.encode(v)
+                    encode(game.actor, seen)
             game.apply(legal[rng.randrange(len(legal))])
             n += 1
         return n, n

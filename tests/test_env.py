@@ -71,6 +71,44 @@ def test_api_test_and_seed_test_four_players() -> None:
     seed_test(lambda: env(rules="hand-knee-foot", players=4), num_cycles=60)
 
 
+def test_wrapped_env_checks_as_pettingzoos_wrappers_do() -> None:
+    """env() keeps the checks of PettingZoo's AssertOutOfBoundsWrapper inside its
+    OrderEnforcingWrapper (done in one wrapper): the same errors, and the same play."""
+    from pettingzoo.utils import wrappers
+
+    e = env(rules="hand-and-foot", players=4)
+    assert isinstance(e, wrappers.OrderEnforcingWrapper)
+    for name in ("agent_selection", "agents", "rewards", "terminations", "truncations",
+                 "infos", "num_agents"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(e, name)
+    with pytest.raises(AttributeError, match="private"):
+        e._seat_of  # noqa: B018
+    with pytest.raises(AttributeError, match="before reset"):
+        e.last()
+    with pytest.raises(AssertionError, match="before observe"):
+        e.observe("seat_0")
+    with pytest.raises(AssertionError, match="before step"):
+        e.step(0)
+    assert e.possible_agents == [f"seat_{s}" for s in range(4)]
+    e.reset(seed=3)
+    assert str(e) == str(e.unwrapped)
+    for bad in (-1, 133, 10**9, 2.5, "draw"):
+        with pytest.raises(AssertionError, match="not in action space"):
+            e.step(bad)
+    # The same game as PettingZoo's own two wrappers around the raw environment.
+    theirs = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(
+        rules="hand-and-foot", players=4, rounds=1)))
+    ours = env(rules="hand-and-foot", players=4, rounds=1)
+    a, b = play_aec(theirs, 8), play_aec(ours, 8)
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):
+        assert x[0] == y[0] and x[3:] == y[3:]
+        assert np.array_equal(x[1], y[1]) and np.array_equal(x[2], y[2])
+    assert ours.terminations == theirs.terminations
+    assert ours._cumulative_rewards == theirs._cumulative_rewards
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "n"), MATRIX)
 def test_api_test_and_seed_test_every_preset(name: str, n: int) -> None:
@@ -106,6 +144,69 @@ def test_mask_is_the_legal_list_through_a_whole_game() -> None:
 def test_mask_is_the_legal_list_every_preset(name: str, n: int) -> None:
     trace = play_aec(raw_env(rules=name, players=n), n * 7, mask_is_legal_list)
     assert trace[-1][4]  # the game ran to its end
+
+
+def observations_match_the_reference(e: Any, seed: int) -> int:
+    """Through a whole game, every seat's observation from the environment (its incremental
+    encoder, fed the view's shared parts) equals ``Layout.encode`` of that seat's view, and its
+    mask is the legal list (all zero for the others); returns the positions compared."""
+    raw = e.unwrapped
+    layout = raw.layout
+    n = raw.rules.players
+    compared = 0
+
+    def check(e: Any, agent: str, obs: dict[str, Any]) -> None:
+        nonlocal compared
+        game = raw.game
+        assert np.array_equal(obs["observation"], layout.encode(view(game, game.actor)))
+        # The other seats in a varying order, so each seat's kept vector is brought up to date
+        # across varying gaps.
+        for s in sorted(range(n), key=lambda s: (s * 7 + compared) % n):
+            seen = raw.observe(f"seat_{s}")
+            assert np.array_equal(seen["observation"], layout.encode(view(game, s)))
+            assert seen["observation"].dtype == np.float32
+            if s != game.actor:
+                assert not seen["action_mask"].any()
+        compared += 1
+
+    play_aec(e, seed, check)
+    return compared
+
+
+def test_observations_are_the_reference_encoding_every_step() -> None:
+    assert observations_match_the_reference(raw_env(rules="hand-knee-foot", players=4), 3) > 500
+    assert observations_match_the_reference(env(rules="hand-and-foot", players=6, rounds=1),
+                                            4) > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "n"), MATRIX)
+def test_observations_are_the_reference_encoding_every_preset(name: str, n: int) -> None:
+    assert observations_match_the_reference(raw_env(rules=name, players=n, rounds=2), n) > 50
+
+
+def test_observations_are_the_reference_encoding_under_house_rules() -> None:
+    from test_properties import random_combo
+
+    rng = random.Random(33)
+    for i in range(4):
+        rules = random_combo(rng, rounds=1, turn_cap=60)
+        assert observations_match_the_reference(raw_env(rules=rules), i) > 0
+
+
+def test_an_observation_is_the_callers_to_keep() -> None:
+    """Observations and masks handed out are fresh arrays: changing one changes nothing the
+    environment hands out later."""
+    e = raw_env(rules="hand-and-foot", players=4)
+    e.reset(seed=5)
+    agent = e.agent_selection
+    first = e.observe(agent)
+    kept = {k: v.copy() for k, v in first.items()}
+    first["observation"][:] = 7.0
+    first["action_mask"][:] = 1
+    again = e.observe(agent)
+    assert np.array_equal(again["observation"], kept["observation"])
+    assert np.array_equal(again["action_mask"], kept["action_mask"])
 
 
 # ====================================================================== the view guarantee

@@ -252,11 +252,7 @@ def _canasta_slot(token: str) -> int:
 
 def view(game: Game, seat: int) -> SeatView:
     """What ``seat`` may know of ``game``."""
-    parts = game._view_parts
-    if parts is None:
-        parts = game._view_parts = _Parts()
-    parts.refresh(game)
-    snap = game.snapshot
+    parts = _parts(game)
     # The fields in SeatView's order (a call by keyword costs more than the rest of the view).
     return _make_view(
         game.rules,  # rules
@@ -281,14 +277,64 @@ def view(game: Game, seat: int) -> SeatView:
         game.retracted,  # retracted
         game.asked,  # asked
         game.staged,  # staged
-        # pile_taken
-        snap.pile[-1] if snap is not None and game.took_pile and not game.picked else -1,
+        _pile_taken(game),  # pile_taken
         game.minimum,  # minimum
         game.ended_by,  # ended_by
         game.went_out,  # went_out
         game.picked,  # picked_up
         game.pile_owed,  # pile_owed
     )
+
+
+# What an encoder reads of a view, in this order (see ``view_parts``).
+ViewParts = tuple[
+    tuple[int, ...],  # hand
+    tuple[SeatInfo, ...],  # seats
+    tuple[TeamInfo, ...],  # teams
+    tuple[int, ...],  # pile
+    tuple[int, ...],  # totals
+    int, int, int, int, int, int, int,  # stock_size round_no turns minimum staged set_aside passes
+    bool, bool,  # took_pile retracted
+    Phase, int, int, int, AskState, int,  # phase turn actor dealer asked pile_taken
+]
+
+
+def view_parts(game: Game, seat: int) -> ViewParts:
+    """The fields of ``view(game, seat)`` that a learning environment's encoder reads, as one
+    tuple (in ``ViewParts``'s order), without building the view around them.
+
+    Each value is the very object the view would hold (the seat, team and pile parts are the
+    shared ones, unchanged objects while their part of the table is unchanged), so whatever is
+    computed from these is computed from the seat's view and holds nothing it does not.  An
+    environment encodes a view on every step, and building the whole view (28 fields, most of
+    which the encoder never reads) cost as much as the encoding.
+    """
+    parts = _parts(game)
+    return (tuple(game.hands[seat]), parts.seats, parts.teams, parts.pile, parts.totals,
+            len(game.stock), game.round_no, game.turns, game.minimum, game.staged,
+            sum(game.set_aside), game.passes, game.took_pile, game.retracted,
+            game.phase, game.seat, game.actor, game.dealer, game.asked, _pile_taken(game))
+
+
+def seat_view_parts(v: SeatView) -> ViewParts:
+    """``view_parts`` of a view already built."""
+    return (v.hand, v.seats, v.teams, v.pile, v.totals, v.stock_size, v.round_no, v.turns,
+            v.minimum, v.staged, v.set_aside, v.passes, v.took_pile, v.retracted, v.phase,
+            v.turn, v.actor, v.dealer, v.asked, v.pile_taken)
+
+
+def _parts(game: Game) -> _Parts:
+    parts: _Parts | None = game._view_parts
+    if parts is None:
+        parts = game._view_parts = _Parts()
+    parts.refresh(game)
+    return parts
+
+
+def _pile_taken(game: Game) -> int:
+    """The pile's top card taken this turn by an opening still short, else -1."""
+    snap = game.snapshot
+    return snap.pile[-1] if snap is not None and game.took_pile and not game.picked else -1
 
 
 def _maker(cls: type[T]) -> Callable[..., T]:
@@ -432,18 +478,22 @@ class _Parts:
                         and g.first_canasta[team] == old.first_canasta):
                     continue
                 same_closed = closed == closeds[team]
+                same_melds = nat == nats[team] and two == twos[team] and jok == joks[team]
             else:
-                same_closed = False
-            nats[team], twos[team], joks[team] = nat[:], two[:], jok[:]
+                same_closed = same_melds = False
+            if not same_melds:
+                nats[team], twos[team], joks[team] = nat[:], two[:], jok[:]
             if not same_closed:
                 closeds[team] = closed[:]
             info = _make_team(
-                tuple(zip(nat, two, jok, strict=True)),  # melds
+                # melds: the same object while unchanged, so an encoder may skip them
+                old.melds if same_melds else tuple(zip(nat, two, jok, strict=True)),
                 old.closed if same_closed else tuple(  # closed
                     (s, n, tw, j, canasta_kind(s, tw + j)) for s, n, tw, j in closed),
                 g.opened[team],  # opened
                 g.first_canasta[team],  # first_canasta
-                rules.opening_minimum(g.round_no, g.totals[team]),  # minimum
+                # minimum: the same as before while the round and the scores are
+                rules.opening_minimum(g.round_no, g.totals[team]) if fresh else old.minimum,
             )
             if fresh:
                 teams.append(info)

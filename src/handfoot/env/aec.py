@@ -25,7 +25,8 @@ except ImportError as err:  # pragma: no cover - depends on the installation
 from ..rules import Rules
 from ..views import view
 from . import engine as core
-from .encode import Encoder, layout_for, view_text
+from .encode import layout_for, view_text
+from .encoder import Encoder
 
 NAME = "handfoot_v0"
 
@@ -105,7 +106,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat_of[agent]
         game = self.game
-        obs = self._encoder.encode(view(game, seat))
+        obs = self._encoder.encode_seat(game, seat)
         if seat == game.actor and not game.over:
             mask = core.mask_of(self.legal_indices())
         else:
@@ -164,8 +165,74 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
 def env(**kwargs: Any) -> Any:
     """:class:`raw_env` wrapped as PettingZoo's classic games are: out-of-range actions are
-    refused and the API's call order is enforced."""
-    wrapped = raw_env(**kwargs)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped
+    refused and the API's call order is enforced (PettingZoo's ``AssertOutOfBoundsWrapper``
+    inside its ``OrderEnforcingWrapper``, as one wrapper: :class:`OrderEnforced`)."""
+    return OrderEnforced(raw_env(**kwargs))
+
+
+def _forwarded(name: str) -> property:
+    """An attribute of the wrapped environment, read directly (an error before reset, as
+    PettingZoo's wrapper has it, for the attributes that only a reset makes)."""
+    guarded = name in _MADE_BY_RESET
+
+    def get(self: OrderEnforced) -> Any:
+        if guarded and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(get, doc=f"The wrapped environment's ``{name}``.")
+
+
+_MADE_BY_RESET = ("rewards", "terminations", "truncations", "infos", "agent_selection",
+                  "num_agents", "agents")
+
+
+class OrderEnforced(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's ``OrderEnforcingWrapper`` around its ``AssertOutOfBoundsWrapper``, as one
+    wrapper with the same checks, errors and warnings.
+
+    PettingZoo's wrappers reach the attributes read on every step (``agent_selection``, the
+    terminations, the rewards, ...) through ``__getattr__``, which Python calls only after
+    the ordinary lookup has failed, and two wrappers deep that doubled the time of a step of
+    the loop.  Here those attributes are properties that read the environment directly, and
+    the bounds check is one comparison for a plain integer (the action space's own check for
+    anything else).
+    """
+
+    agent_selection = _forwarded("agent_selection")
+    agents = _forwarded("agents")
+    num_agents = _forwarded("num_agents")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards")
+    possible_agents = _forwarded("possible_agents")
+
+    def step(self, action: Any) -> None:
+        raw = self.env
+        if not self._has_reset or not raw.agents:
+            super().step(action)  # the order check's error or warning
+            return
+        agent = raw.agent_selection
+        assert (
+            (action is None and (raw.terminations[agent] or raw.truncations[agent]))
+            or (type(action) is int and 0 <= action < core.NUM_ACTIONS)
+            or raw.action_space(agent).contains(action)
+        ), "action is not in action space"
+        self._has_updated = True
+        raw.step(action)
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            super().observe(agent)  # the order check's error
+        return self.env.observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return result
+
+    def __str__(self) -> str:
+        return str(self.env)

@@ -69,7 +69,10 @@ def mask_of(indices: Sequence[int]) -> Mask:
     ones = bytearray(NUM_ACTIONS)
     for i in indices:
         ones[i] = 1
-    return np.frombuffer(ones, dtype=np.int8)
+    return np.frombuffer(ones, _INT8)
+
+
+_INT8 = np.dtype(np.int8)  # a dtype object, which NumPy need not look up on each call
 
 
 def action_at(index: int) -> Action:

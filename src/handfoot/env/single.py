@@ -31,7 +31,8 @@ from ..bots.base import Bot, ask
 from ..rules import Rules
 from ..views import view
 from . import engine as core
-from .encode import Encoder, Vector, layout_for, view_text
+from .encode import Vector, layout_for, view_text
+from .encoder import Encoder
 
 SEED_SPACE = 2**62
 
@@ -146,7 +147,7 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
     def _observe(self) -> Vector:
         game = self.game
         seat = game.actor if self.learner[game.actor] else self.seat
-        return self._encoder.encode(view(game, seat))
+        return self._encoder.encode_seat(game, seat)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.game.actor,
@@ -154,9 +155,11 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the learner's acting seat, as booleans over the index."""
-        mask = np.zeros(core.NUM_ACTIONS, dtype=np.bool_)
-        mask[self._legal] = True
-        return mask
+        # Ones written into a fresh byte string: NumPy's indexing of a new array costs more.
+        ones = bytearray(core.NUM_ACTIONS)
+        for i in self._legal:
+            ones[i] = 1
+        return np.frombuffer(ones, _BOOL)
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -165,3 +168,5 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
         seat = game.actor if self.learner[game.actor] else self.seat
         return view_text(view(game, seat))
 
+
+_BOOL = np.dtype(np.bool_)
