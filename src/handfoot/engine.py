@@ -51,6 +51,7 @@ __all__ = ["Game", "legal_actions"]
 _DRAW, _MELD, _ANSWER, _PILE_OPENING, _GAME_OVER = (
     Phase.DRAW, Phase.MELD, Phase.ANSWER, Phase.PILE_OPENING, Phase.GAME_OVER)
 _YES = AskState.YES
+_new_tuple = tuple.__new__
 
 
 class Game(State):
@@ -160,12 +161,32 @@ class Game(State):
         self.version += 1
         history = self.history
         if history is not None:
-            history.append(Played(round_no, actor, action))
+            # tuple.__new__ builds the named tuple without its Python-level __new__ (a
+            # frame per action in the hot loop); the result is an ordinary Played.
+            history.append(_new_tuple(Played, (round_no, actor, action)))
         return events
 
     def legal_actions(self) -> list[Action]:
-        """Every action legal now: complete, so every legal turn is reachable through it."""
-        return legal_actions(self)
+        """Every action legal now: complete, so every legal turn is reachable through it.
+
+        One builder per phase; the list is kept for this position (``apply`` then knows an
+        action taken from it needs no second check) and a copy handed out."""
+        if self._legal_at == self.version:
+            return self._legal[:]
+        phase = self.phase
+        if phase is _DRAW:
+            out = _legal_draw(self)
+        elif phase is _MELD:
+            out = _legal_meld(self)
+        elif phase is _ANSWER:
+            out = list(ANSWERS)
+        elif phase is _PILE_OPENING:
+            out = _legal_pile_opening(self)
+        else:
+            out = []
+        self._legal = out
+        self._legal_at = self.version
+        return out[:]
 
     # ------------------------------------------------------------------ public facts
     @property
@@ -203,24 +224,9 @@ def _action(action: Action | str) -> Action:
 
 
 # ====================================================================== the legal actions
-def legal_actions(g: State) -> list[Action]:
-    """Every action legal now: complete, so every legal turn is reachable through it."""
-    if g._legal_at == g.version:
-        return g._legal[:]
-    phase = g.phase
-    if phase is _DRAW:
-        out = _legal_draw(g)
-    elif phase is _MELD:
-        out = _legal_meld(g)
-    elif phase is _ANSWER:
-        out = list(ANSWERS)
-    elif phase is _PILE_OPENING:
-        out = _legal_pile_opening(g)
-    else:
-        out = []
-    g._legal = out
-    g._legal_at = g.version
-    return out[:]
+# Game.legal_actions (above) dispatches to one builder per phase; the module-level name is
+# the same function, for callers holding a game.
+legal_actions = Game.legal_actions
 
 
 def _legal_draw(g: State) -> list[Action]:

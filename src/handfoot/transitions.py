@@ -56,6 +56,9 @@ from .events import (
 from .state import AskState, Phase, RoundEnd, Snapshot, State
 
 MELD, ANSWER, PILE_OPENING, DRAW = Phase.MELD, Phase.ANSWER, Phase.PILE_OPENING, Phase.DRAW
+# The three events of nearly every action (a draw, a meld, a discard) are built with
+# tuple.__new__, which skips the named tuple's Python-level __new__: an ordinary event.
+_event = tuple.__new__
 
 
 def apply_action(g: State, action: Action, events: list[Event]) -> None:
@@ -114,7 +117,7 @@ def _draw(g: State, action: Draw, events: list[Event]) -> None:
     for _ in range(drawn):
         hand[stock.pop()] += 1
     g.hand_n[seat] += drawn
-    events.append(Drew(seat, drawn))
+    events.append(_event(Drew, (seat, drawn)))
     if hand[RED_THREE]:
         lay_red_threes(g, seat, "draw", events)
     g.phase = MELD
@@ -309,7 +312,7 @@ def _discard(g: State, action: Discard, events: list[Event]) -> None:
     if known[k]:
         known[k] -= 1
     g.pile.append(k)
-    events.append(Discarded(seat, k))
+    events.append(_event(Discarded, (seat, k)))
     g.turn_over = True
     if g.hand_n[seat] == 0:
         if g.packet_no[seat] == g.t.last_packet:
@@ -469,7 +472,7 @@ def _place(g: State, slot: int, n: int, w2: int, wj: int, events: list[Event]) -
     nat[slot] += n
     two[slot] += w2
     jok[slot] += wj
-    events.append(Melded(seat, slot, n, w2, wj))
+    events.append(_event(Melded, (seat, slot, n, w2, wj)))
     values = t.values
     if not opened:
         g.staged += (n * values[slot] if slot != WILD_SLOT else 0) + w2 * values[TWO] \
