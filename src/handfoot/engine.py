@@ -157,7 +157,8 @@ class Game(State):
         actor, round_no = self.actor, self.round_no
         events: list[Event] = []
         _apply_action(self, action, events)
-        _settle(self, events)
+        if self.turn_over or self.ended_by is not None:  # most steps leave the turn going on
+            _settle(self, events)
         self.version += 1
         history = self.history
         if history is not None:

@@ -35,6 +35,8 @@ from .transitions import lay_red_threes
 _DRAW, _MELD, _GAME_OVER = Phase.DRAW, Phase.MELD, Phase.GAME_OVER
 _NOT_ASKED = AskState.NOT_ASKED
 _WENT_OUT, _STOCK_OUT, _TURN_CAP = RoundEnd.WENT_OUT, RoundEnd.STOCK_OUT, RoundEnd.TURN_CAP
+# A turn's first event, built as transitions builds the commonest ones (tuple.__new__).
+_event = tuple.__new__
 
 
 def settle(g: State, events: list[Event]) -> None:
@@ -230,7 +232,7 @@ def next_turn(g: State, events: list[Event]) -> None:
         events.append(Passed(g.seat, False))
         g.passes += 1
     g.turns += 1
-    events.append(TurnBegan(g.seat, g.turns))
+    events.append(_event(TurnBegan, (g.seat, g.turns)))
 
 
 def _watched(g: State, events: list[Event]) -> None:
