@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -142,3 +143,13 @@ class ServerProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait(10)
+
+
+def assert_replays(text: str, folder: Path) -> None:
+    """The exported record, written to a file, passes ``handfoot replay`` in a real process."""
+    path = folder / "game.json"
+    path.write_text(text, encoding="utf-8")
+    replay = subprocess.run([sys.executable, "-m", "handfoot", "replay", str(path)],
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert "replay matches the record" in replay.stdout

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from handfoot.server.client import ClientError, TableClient, http_json
-from server_helpers import free_port, heuristic_choice
+from server_helpers import assert_replays, free_port, heuristic_choice
 
 
 def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
@@ -106,12 +106,7 @@ def test_sigkill_mid_game_then_restart_resumes_every_table(tmp_path: Path) -> No
     finally:
         proc.kill()
         proc.wait(10)
-    path = tmp_path / "game.json"
-    path.write_text(text, encoding="utf-8")
-    replay = subprocess.run([sys.executable, "-m", "handfoot", "replay", str(path)],
-                            capture_output=True, text=True, timeout=120, check=False)
-    assert replay.returncode == 0, replay.stdout + replay.stderr
-    assert "replay matches the record" in replay.stdout
+    assert_replays(text, tmp_path)
     import json
 
     record = json.loads(text)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ from typing import Any
 import pytest
 
 from handfoot.server.client import TableClient, http_json
-from server_helpers import ServerProcess, heuristic_choice
+from server_helpers import ServerProcess, assert_replays, heuristic_choice
 
 
 async def play_whole_game(ws_url: str, host_token: str) -> int:
@@ -71,9 +69,4 @@ def test_two_processes_share_the_database_and_a_table_plays_where_it_is_pinned(
         two.stop()
     record = json.loads(text)
     assert sum(len(r["actions"]) for r in record["rounds"]) == final
-    path = tmp_path / "game.json"
-    path.write_text(text, encoding="utf-8")
-    replay = subprocess.run([sys.executable, "-m", "handfoot", "replay", str(path)],
-                            capture_output=True, text=True, timeout=120, check=False)
-    assert replay.returncode == 0, replay.stdout + replay.stderr
-    assert "replay matches the record" in replay.stdout
+    assert_replays(text, tmp_path)
