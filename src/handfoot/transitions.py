@@ -483,14 +483,7 @@ def _place(g: State, slot: int, n: int, w2: int, wj: int, events: list[Event]) -
         kind = _canasta(g, seat, team, slot, size - count < t.canasta, events)
         if kind is not None and not opened and t.opening_bonus is not None:
             g.staged += t.opening_bonus.get(kind, 0)  # 6.2: the bonus counts toward it
-    if not opened:
-        if g.staged < g.minimum:
-            if g.hand_n[seat]:
-                return None
-            if not _whole_hand_opens(g, seat):
-                return ("6.1", "your opening is short and would leave you no cards")
-        _open(g, seat, team, events)
-    return _settle(g, seat, events, canasta)
+    return _open_and_settle(g, seat, team, opened, canasta, events)
 
 
 def _book(g: State, from_pile: int, events: list[Event]) -> Refusal | None:
