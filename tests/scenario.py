@@ -64,8 +64,8 @@ def game(
 
 def examples(n: int) -> int:
     """How many examples a property test draws: all ``n`` where the whole suite runs
-    (scripts/test-all sets HANDFOOT_TESTS=full, as CI does), a third in a development run."""
-    return n if os.environ.get("HANDFOOT_TESTS") == "full" else max(5, n // 3)
+    (scripts/test-all sets HANDFOOT_TESTS=full, as CI does), a quarter in a development run."""
+    return n if os.environ.get("HANDFOOT_TESTS") == "full" else max(5, n // 4)
 
 
 def act(text: str) -> Action:

@@ -287,6 +287,7 @@ def check_result(s: Session, text: str, index: int) -> None:
             == str(total), line
 
 
+@pytest.mark.slow  # a whole round on screen: the full run has it, a development run need not
 def test_a_round_on_a_large_screen_and_its_score_screen() -> None:
     s = session(seed=21, name="hand-knee-foot")
     app = PlayApp(s, pace=0)
