@@ -45,6 +45,7 @@ class TablePage {
     this.finalShown = false;
     this.wasMine = false;
     this.askShown = false;
+    this.paceAsked = null; // the bots' pace this page last asked the server for, until answered
     this.conn = new Connection(tableId, {
       onMessage: (m) => this.onMessage(m),
       onStatus: (state, info) => this.onStatus(state, info),
@@ -85,6 +86,7 @@ class TablePage {
         store.saveTableKeys(this.tableId, { seat_token: m.seat_token, seat: m.seat, pending: null });
         break;
       case "table":
+        if (m.options.bot_pace === this.paceAsked) this.paceAsked = null;
         if (g.table && g.table.game !== m.game) {
           this.resultsSeen = null;
           this.finalShown = false;
@@ -109,6 +111,7 @@ class TablePage {
         if (g.chat.length > 100) g.chat.shift();
         break;
       case "error":
+        this.paceAsked = null; // a refused change leaves the table's pace as it was
         if (m.code === "bad_token") {
           // The seat's token no longer works (the seat was given up): sit again.
           store.forgetSeat(this.tableId);
@@ -221,7 +224,11 @@ class TablePage {
       this.say("Only the host sets the bots' pace.");
       return;
     }
-    const pace = Math.max(0, Math.min(10, Math.round((g.table.options.bot_pace + step) * 10) / 10));
+    // Presses in quick succession count from the pace last asked for, not from the table's
+    // until the server has answered the one before (two "+" make two steps).
+    const from = this.paceAsked ?? g.table.options.bot_pace;
+    const pace = Math.max(0, Math.min(10, Math.round((from + step) * 10) / 10));
+    this.paceAsked = pace;
     this.conn.send({ type: "options", options: { bot_pace: pace } });
     this.say(`Bots move every ${pace} s.`);
   }
