@@ -99,8 +99,13 @@ def test_a_whole_round_by_clicks_with_three_bots(server: Server, browser: Browse
             seen["undone"] = True
             check_nothing_hidden(page, server, table, 0)
         if not seen["refused"] and game_state(page)["phase"] == "meld":
+            # A pair the team has no open meld for (the deal is random: two cards added to
+            # a meld of their rank would be a legal lay-down, not the refusal wanted here).
+            legal = game_state(page)["legal"]
             pair = next((t for t in sorted(set(dom_hand(page)))
-                         if dom_hand(page).count(t) >= 2 and t not in ("R3", "B3")), None)
+                         if dom_hand(page).count(t) >= 2 and t not in ("R3", "B3")
+                         and not any(a.startswith(f"add {'wild' if t in ('2', 'JK') else t}:")
+                                     for a in legal)), None)
             if pair is not None:
                 # Two cards are no meld: the engine's refusal shows beside the staged cards.
                 for _ in range(2):
