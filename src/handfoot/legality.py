@@ -100,12 +100,21 @@ def _stop(g: State, action: Stop) -> Refusal | None:
     return None
 
 
-def take_refusal(g: State, action: TakePile) -> Refusal | None:
-    rules = g.rules
+def _draw_time_refusal(g: State) -> Refusal | None:
+    """Every way of taking the pile is the turn's draw (4.1), and none follows a short opening
+    taken back (6.3)."""
     if g.phase is not DRAW:
         return ("4.1", "you take the pile instead of drawing, at the start of your turn")
     if g.retracted:
         return ("6.3", "after taking back a short opening you must draw from the stock")
+    return None
+
+
+def take_refusal(g: State, action: TakePile) -> Refusal | None:
+    rules = g.rules
+    refusal = _draw_time_refusal(g)
+    if refusal is not None:
+        return refusal
     if not g.pile:
         return ("4.1", "the pile is empty")
     team = g.seat % g.t.teams
@@ -166,10 +175,9 @@ def _book_take_refusal(g: State, action: TakePile) -> Refusal | None:
 
 def _take_onto(g: State, action: TakeOnto) -> Refusal | None:
     rules = g.rules
-    if g.phase is not DRAW:
-        return ("4.1", "you take the pile instead of drawing, at the start of your turn")
-    if g.retracted:
-        return ("6.3", "after taking back a short opening you must draw from the stock")
+    refusal = _draw_time_refusal(g)
+    if refusal is not None:
+        return refusal
     if not rules.pile_onto_meld:
         return ("4.7", "these rules do not take the pile with its top card alone")
     if not g.pile:
@@ -188,10 +196,9 @@ def _take_onto(g: State, action: TakeOnto) -> Refusal | None:
 
 def _pick_up(g: State, action: PickUpPile) -> Refusal | None:
     rules = g.rules
-    if g.phase is not DRAW:
-        return ("4.1", "you take the pile instead of drawing, at the start of your turn")
-    if g.retracted:
-        return ("6.3", "after taking back a short opening you must draw from the stock")
+    refusal = _draw_time_refusal(g)
+    if refusal is not None:
+        return refusal
     if not rules.pile_any_card:
         return ("4.8", "these rules take the pile only by melding its top card")
     if not g.pile:
