@@ -5,7 +5,8 @@ figures of ``env_speed.py``'s CPU-time table without the machine's load in them.
     python benchmarks/count_env_instructions.py --src /path/to/other/checkout/src   # compare
 
 Each loop of ``env_speed.py`` (the engine's, the engine's with the view, with its vector, with
-the mask, the AEC environment's, the Gymnasium wrapper's) plays games 0 .. N-1 under
+the mask, the AEC environment's, the Gymnasium wrapper's, and the two ceilings: the AEC loop
+with an encoding that costs nothing, and with neither view nor encoding) plays games 0 .. N-1 under
 ``valgrind --tool=callgrind``, and once with no games to count the interpreter's start-up; the
 difference over the steps is the figure.  The hash seed is fixed so the runs execute the same
 code.  Needs valgrind (Debian's package).  Run in parallel, one process per loop.
@@ -23,12 +24,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-LOOPS = ("engine", "+ view", "+ encode", "+ mask", "aec", "gym")
+LOOPS = ("engine", "+ view", "+ encode", "+ mask", "aec", "gym", "free vector", "no view")
 
 WORKLOAD = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from env_speed import aec_loop, gym_loop, ladder_loop
+from env_speed import aec_loop, bound_loop, gym_loop, ladder_loop
 from handfoot.env.engine import make_rules
 rules = make_rules(sys.argv[2], int(sys.argv[3]))
 name, games = sys.argv[4], int(sys.argv[5])
@@ -37,6 +38,8 @@ if name in rungs:
     loop = ladder_loop(rules, rungs[name])
 elif name == "aec":
     loop = aec_loop(rules, False)
+elif name in ("free vector", "no view"):
+    loop = bound_loop(rules, name == "free vector")
 else:
     loop = gym_loop(rules)
 print(sum(loop(seed)[0] for seed in range(games)))
@@ -82,7 +85,7 @@ def main() -> None:
     base = figures.get("engine")
     for loop, n in figures.items():
         share = f"{base / n:6.0%} of the engine's speed" if base else ""
-        print(f"{loop:<10} {n:>10,.0f} instructions per step  {share}")
+        print(f"{loop:<12} {n:>10,.0f} instructions per step  {share}")
 
 
 if __name__ == "__main__":
