@@ -74,6 +74,26 @@ def test_5_2_another_meld_of_the_rank_after_the_canasta_closes() -> None:
     assert g.closed[0] == [(KING, 7, 0, 0)] and g.nat[0][KING] == 3
 
 
+def test_5_2_one_lay_down_closes_a_canasta_and_starts_another_meld_of_the_rank() -> None:
+    # Each part of a lay-down is one meld: after the first closes a canasta of kings, the
+    # second starts a new meld of kings, as single steps would (5.6: "a new meld of the rank
+    # may then be started").
+    g = opened(HF, "K K K K K K K K K K 9 9")
+    play(g, ["lay K K K K K K K, K K K"])
+    assert g.closed[0] == [(KING, 7, 0, 0)] and g.nat[0][KING] == 3
+    assert g.hands[0][KING] == 0
+
+
+def test_5_2_an_opening_lay_down_may_hold_two_melds_of_a_rank() -> None:
+    # Ten kings and an ace open round 3 (90 points): only as a canasta of kings and a new meld
+    # of kings with the ace's meld beside them, laid at once (6.1).
+    g = at_round(preset(HF), 3, "K K K K K K K K K K A A A 9 | 4 4 4")
+    play(g, ["draw"])
+    assert clause(g, "lay K K K K K K K K K K, A A A") == "5.6"  # one part is one meld
+    play(g, ["lay K K K K K K K, K K K, A A A"])
+    assert g.opened[0] and g.closed[0] == [(KING, 7, 0, 0)] and g.nat[0][KING] == 3
+
+
 # ---------------------------------------------------------------- 5.3 wild cards in a meld
 def test_5_3_002_more_naturals_than_wilds_so_four_and_three_in_a_book() -> None:
     g = opened(HF, "K K K K 2 2 2 9 9")
@@ -197,6 +217,15 @@ def test_5_6_house_rule_canastas_keep_growing() -> None:
     play(g, ["add K: K", "add K: 2"])
     assert (g.nat[0][KING], g.two[0][KING]) == (8, 1)
     assert g.canasta_kinds(0) == ["dirty"]
+
+
+def test_5_6_house_rule_a_second_part_of_a_growing_canasta_adds_to_it() -> None:
+    # Where canastas keep growing, the meld of kings stays open: a second part of kings in the
+    # same lay-down adds to it instead of starting another.
+    rules = house_rules("hand-and-foot-classic", {"add_to_canasta": "always"})
+    g = opened(rules, "K K K K K K K K 9 9")
+    play(g, ["lay K K K K K K K, K"])
+    assert g.nat[0][KING] == 8 and g.closed[0] == []
 
 
 def test_5_6_000_variant_only_a_spare_canasta_grows() -> None:

@@ -1165,3 +1165,32 @@ def test_house_rules_take_the_pile_onto_a_meld_and_lay_a_book_by_keys() -> None:
         assert s.view().teams[0].closed[-1][0] == BLACK_THREE
 
     run(app, (80, 24), body)
+
+
+def test_5_2_ten_kings_staged_at_once_lay_down_as_a_canasta_and_a_new_meld() -> None:
+    """Kings staged past a canasta's size begin another staged meld of kings, and the one
+    lay-down closes the canasta and starts the new meld (the web page groups them alike)."""
+    from handfoot.bots import make_bot
+    from scenario import game as scenario_game
+
+    rules = preset("hand-and-foot")
+    g = scenario_game(rules, "K K K K K K K K K K 9 9 | 4 4 4")
+    bots = {seat: make_bot("basic", seed=seat) for seat in (1, 2, 3)}
+    s = Session(g, ["you", "basic", "basic", "basic"], 0, bots)
+    app = PlayApp(s, pace=60)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.press("s")  # draw
+        await pilot.pause()
+        for keys in (["k"] * 4, ["k"] * 3, ["k"] * 3):
+            for key in [*keys, "m"]:
+                await pilot.press(key)
+            await pilot.pause()
+        assert [p.text for p in s.staged] == ["K K K K K K K", "K K K"]
+        await pilot.press("enter")
+        await pilot.pause()
+        team = s.view().teams[0]
+        assert team.opened and team.melds[KING] == (3, 0, 0)
+        assert [c[:2] for c in team.closed] == [(KING, 7)]
+
+    run(app, (100, 30), body)

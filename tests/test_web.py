@@ -411,3 +411,27 @@ def test_no_serious_accessibility_violations(server: Server, browser: Browser) -
     (Path(__file__).parent / "screenshots").mkdir(exist_ok=True)
     (Path(__file__).parent / "screenshots" / "axe.json").write_text(json.dumps(found, indent=1))
     assert not any(serious.values()), serious
+
+
+# ====================================================================== staging by rank
+def test_5_2_kings_past_a_canastas_worth_are_staged_as_another_meld(server: Server,
+                                                                   browser: Browser) -> None:
+    # The page's own staging code in the browser, on a seat's state set by hand: a canasta's
+    # worth of a rank fills one staged meld (with the team's open meld of it), and more begin
+    # another, which the engine starts as a new meld or, where canastas grow, adds on.
+    page = new_page(browser, DESKTOP)
+    page.goto(f"{server.base}/")
+    texts = page.evaluate("""async () => {
+        const { Game } = await import('/static/js/game.js');
+        const staged = (open, batches) => {
+            const g = new Game({ request: async () => ({}) }, { render() {}, say() {} });
+            g.table = { status: 'lobby', rules: { canasta_size: 7 }, seats: [{ team: 0 }] };
+            g.you.seat = 0;
+            g.view = { hand: Array(12).fill('K'), teams: [{ melds: open }] };
+            for (const n of batches) { g.picked = { K: n }; g.stage(); }
+            return g.layText();
+        };
+        return [staged({}, [4, 3, 3]), staged({ K: [5, 0, 0] }, [5]),
+                staged({ K: [8, 0, 0] }, [3]), staged({}, [3, 1])];
+    }""")
+    assert texts == ["lay K K K K K K K, K K K", "lay K K, K K K", "lay K K K", "lay K K K K"]

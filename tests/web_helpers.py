@@ -212,30 +212,19 @@ def plan_game(game: Game, seat: int, bot: HeuristicBot) -> list[str]:
 
 
 def next_unit(steps: list[str]) -> list[str]:
-    """The steps to do at once: consecutive melds and additions as one lay-down, or one
-    action.  A new meld of a rank already in the lay-down (after a canasta of it closed) waits
-    for the next lay-down: one lay-down names each meld once."""
+    """The steps to do at once: consecutive melds and additions as one lay-down (a new meld of
+    a rank whose canasta closed earlier in it included: the page stages it as a meld of its
+    own), or one action."""
     if not steps:
         return []
     if steps[0].startswith(("meld ", "add ")):
         unit: list[str] = []
-        slots: set[str | None] = set()
         for s in steps:
             if not s.startswith(("meld ", "add ")):
                 break
-            slot = _slot_of(s)
-            if s.startswith("meld ") and slot in slots:
-                break
-            slots.add(slot)
             unit.append(s)
         return unit
     return steps[:1]
-
-
-def _slot_of(step: str) -> str | None:
-    named, cards = parts_of([step])[0]
-    naturals = [c for c in cards if c not in ("2", "JK")]
-    return named or (naturals[0] if naturals else "wild")
 
 
 def parts_of(steps: list[str]) -> list[tuple[str | None, list[str]]]:

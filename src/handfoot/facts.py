@@ -8,6 +8,8 @@ transitions.py both build on this module and neither needs the other's internals
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .actions import ADDS, STARTS, Add, BlackThreeBook, LayDown, Start
 from .cards import BLACK_THREE, JOKER, NUM_SLOTS, TWO, WILD_SLOT
 from .events import Refusal
@@ -172,32 +174,39 @@ PILE_OWED: Refusal = ("4.8", "meld a card you picked up from the pile first")
 
 
 # ====================================================================== lay-downs
-def laydown_steps(g: State, action: LayDown) -> list[Start | Add | Refusal]:
+def laydown_steps(g: State, action: LayDown) -> Iterator[Start | Add | Refusal]:
     """The atomic steps of a lay-down: naturals first, so wild limits are met on the way.
-    A part that cannot be split into steps ends the list with its refusal."""
-    steps: list[Start | Add | Refusal] = []
+    A part that cannot be split into steps ends them with its refusal.
+
+    The caller applies each step before taking the next: whether a part starts a meld or adds
+    to one is decided when its turn comes, so a part after one that closed a canasta of its
+    rank starts a new meld of that rank (5.6), and a part after one that started a meld adds
+    to it."""
     team = g.seat % g.t.teams
-    opened_slots: set[int] = set()
     for part in action.parts:
         slot = part.slot
         n, w2, wj = part.naturals, part.twos, part.jokers
-        is_open = bool(g.nat[team][slot] + g.two[team][slot] + g.jok[team][slot]) \
-            or slot in opened_slots
-        if not is_open:
+        if not g.nat[team][slot] + g.two[team][slot] + g.jok[team][slot]:
             if part.size < 3:
-                steps.append(("5.1", f"a new {slot_name(slot)} meld needs at least three cards"))
-                return steps
+                yield ("5.1", f"a new {slot_name(slot)} meld needs at least three cards")
+                return
             first_n = min(n, 3)
             rest = 3 - first_n
             take2 = min(w2, rest)
             first = (first_n, take2, rest - take2)
             if first[2] > wj:
-                steps.append(("5.3", "not enough cards for that meld"))
-                return steps
-            steps.append(STARTS.get((slot, first)) or ("5.3", "that meld cannot start so"))
+                yield ("5.3", "not enough cards for that meld")
+                return
+            start = STARTS.get((slot, first))
+            if start is None:
+                yield ("5.3", "that meld cannot start so")
+                return
+            yield start
             n, w2, wj = n - first[0], w2 - first[1], wj - first[2]
-            opened_slots.add(slot)
         if slot != WILD_SLOT:
-            steps += [ADDS[(slot, slot)]] * n
-        steps += [ADDS[(slot, TWO)]] * w2 + [ADDS[(slot, JOKER)]] * wj
-    return steps
+            for _ in range(n):
+                yield ADDS[(slot, slot)]
+        for _ in range(w2):
+            yield ADDS[(slot, TWO)]
+        for _ in range(wj):
+            yield ADDS[(slot, JOKER)]

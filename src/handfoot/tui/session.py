@@ -364,14 +364,10 @@ class Session:
         if slot is None:
             return "name the meld for the wild cards"
         n = p[slot] if slot != WILD_SLOT else 0
-        part = Part(slot, n, p[TWO], p[JOKER])
-        for i, old in enumerate(self.staged):
-            if old.slot == slot:
-                self.staged[i] = Part(slot, old.naturals + part.naturals, old.twos + part.twos,
-                                      old.jokers + part.jokers)
-                break
-        else:
-            self.staged.append(part)
+        v = self.view()
+        self.staged = add_staged(self.staged, Part(slot, n, p[TWO], p[JOKER]),
+                                 sum(v.teams[self.rules.team_of(self.human)].melds[slot]),
+                                 self.rules.canasta_size)
         self.picked = [0] * NUM_KINDS
         return None
 
@@ -550,3 +546,35 @@ class Session:
         if name == "ask":
             return Ask()
         return None
+
+
+def add_staged(staged: list[Part], part: Part, open_cards: int, size: int) -> list[Part]:
+    """The staged lay-down with ``part`` added: its cards go into the last staged meld of their
+    slot until that holds a canasta's worth (counting the team's open meld of the slot,
+    ``open_cards``, for the first one), and the rest begin another staged meld of the slot.
+
+    This only groups cards, as the web page does: the engine decides whether a later group
+    starts a new meld (the canasta before it closed) or adds to the same one (a canasta that
+    keeps growing), and refuses what no rule allows (5.1, 5.6).  A meld already past a
+    canasta's size takes every card into one group."""
+    out = list(staged)
+    mine = [i for i, p in enumerate(out) if p.slot == part.slot]
+    if mine:
+        at = mine[-1]
+    else:
+        out.append(Part(part.slot, 0, 0, 0))
+        at = len(out) - 1
+    counts = [out[at].naturals, out[at].twos, out[at].jokers]
+    first = len(mine) <= 1
+    room = (part.size if open_cards >= size  # room for every card of the part
+            else size - sum(counts) - (open_cards if first else 0))
+    for key, n in enumerate((part.naturals, part.twos, part.jokers)):
+        for _ in range(n):
+            if room <= 0:
+                out[at] = Part(part.slot, *counts)
+                out.append(Part(part.slot, 0, 0, 0))
+                at, counts, room = len(out) - 1, [0, 0, 0], size
+            counts[key] += 1
+            room -= 1
+    out[at] = Part(part.slot, *counts)
+    return out

@@ -197,12 +197,7 @@ export class Game {
       else if (t === "JK") part.jokers += 1;
       else part.n += 1;
     }
-    const old = this.staged.find((p) => p.slot === slot);
-    if (old) {
-      old.n += part.n;
-      old.twos += part.twos;
-      old.jokers += part.jokers;
-    } else this.staged.push(part);
+    this.addStaged(part);
     this.picked = {};
     this.mode = "";
     this.refusal = null;
@@ -210,8 +205,46 @@ export class Game {
     return null;
   }
 
-  unstage(slot) {
-    this.staged = this.staged.filter((p) => p.slot !== slot);
+  // Staged cards of a rank go into the last staged meld of that rank until it holds a
+  // canasta's worth (with the team's open meld of the rank, for the first one); the rest begin
+  // another staged meld of the rank.  That only groups the cards: the engine decides whether a
+  // later group starts a new meld (the canasta before it closed) or adds to the same one
+  // (a canasta that keeps growing), and refuses what no rule allows (5.1, 5.6).
+  addStaged(part) {
+    const size = this.table.rules.canasta_size;
+    const mine = this.staged.filter((p) => p.slot === part.slot);
+    const open = this.view.teams[this.team(this.seat)].melds[part.slot];
+    const openCards = open ? open[0] + open[1] + open[2] : 0;
+    let last = mine[mine.length - 1];
+    if (!last) {
+      last = { slot: part.slot, n: 0, twos: 0, jokers: 0 };
+      this.staged.push(last);
+    }
+    // A meld already past a canasta's size keeps taking cards where the rules let it grow.
+    const grows = openCards >= size;
+    let room = grows ? Infinity : size - Game.partSize(last) - (mine.length <= 1 ? openCards : 0);
+    for (const key of ["n", "twos", "jokers"]) {
+      for (let i = 0; i < part[key]; i++) {
+        if (room <= 0) {
+          last = { slot: part.slot, n: 0, twos: 0, jokers: 0 };
+          this.staged.push(last);
+          room = size;
+        }
+        last[key] += 1;
+        room -= 1;
+      }
+    }
+  }
+
+  static partSize(p) {
+    return p.n + p.twos + p.jokers;
+  }
+
+  // Put back one staged meld (by its place in the lay-down), or every one of a rank.
+  unstage(which) {
+    this.staged = typeof which === "number"
+      ? this.staged.filter((_, i) => i !== which)
+      : this.staged.filter((p) => p.slot !== which);
     this.refusal = null;
     this.scheduleCheck();
   }

@@ -336,13 +336,13 @@ function onCard(g, token, isPicked) {
 function stagePanel(g) {
   if (g.seat === null || !g.view || g.view.phase === "game-over") return null;
   const picked = g.pickedTokens();
-  const parts = g.staged.map((p) => {
+  const parts = g.staged.map((p, index) => {
     const text = Game.partText(p);
     const cards = text.replace(/^[^:]*:\s*/, "").split(" ");
     return h("li", { class: "staged-part" },
       h("span", { class: "mini-cards", "aria-hidden": "true" }, cards.map((t) => cardFace(t, { class: "mini" }))),
       h("span", { class: "sr-only" }, `${p.slot === "wild" ? "wild meld" : p.slot + "s"}: ${text}`),
-      h("button", { type: "button", class: "small", "aria-label": `Put back ${text}`, onclick: () => { g.unstage(p.slot); g.hooks.render(); } }, "Put back"));
+      h("button", { type: "button", class: "small", "aria-label": `Put back ${text}`, onclick: () => { g.unstage(index); g.hooks.render(); } }, "Put back"));
   });
   const check = g.check;
   let verdict = null;
