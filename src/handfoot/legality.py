@@ -110,16 +110,25 @@ def _draw_time_refusal(g: State) -> Refusal | None:
     return None
 
 
+def _pile_closed_refusal(g: State) -> Refusal | None:
+    """The pile cannot be taken whole at all: it is empty (4.1), or the rules keep it from a
+    team that has not opened (4.6)."""
+    if not g.pile:
+        return ("4.1", "the pile is empty")
+    if not g.opened[g.seat % g.t.teams] and g.rules.pile_before_opening == "never":
+        return ("4.6", f"{facts.teams(g.rules)} opening must be made before taking the pile")
+    return None
+
+
 def take_refusal(g: State, action: TakePile) -> Refusal | None:
     rules = g.rules
     refusal = _draw_time_refusal(g)
     if refusal is not None:
         return refusal
-    if not g.pile:
-        return ("4.1", "the pile is empty")
+    refusal = _pile_closed_refusal(g)
+    if refusal is not None:
+        return refusal
     team = g.seat % g.t.teams
-    if not g.opened[team] and rules.pile_before_opening == "never":
-        return ("4.6", f"{facts.teams(rules)} opening must be made before taking the pile")
     top = g.pile[-1]
     hand = g.hands[g.seat]
     if top in (RED_THREE, BLACK_THREE):
@@ -201,11 +210,9 @@ def _pick_up(g: State, action: PickUpPile) -> Refusal | None:
         return refusal
     if not rules.pile_any_card:
         return ("4.8", "these rules take the pile only by melding its top card")
-    if not g.pile:
-        return ("4.1", "the pile is empty")
-    team = g.seat % g.t.teams
-    if not g.opened[team] and rules.pile_before_opening == "never":
-        return ("4.6", f"{facts.teams(rules)} opening must be made before taking the pile")
+    refusal = _pile_closed_refusal(g)
+    if refusal is not None:
+        return refusal
     top = g.pile[-1]
     if not g.t.top_takeable[top]:
         return ("4.2", "a three on top of the pile blocks it")
