@@ -429,9 +429,12 @@ def test_5_2_kings_past_a_canastas_worth_are_staged_as_another_meld(server: Serv
             g.you.seat = 0;
             g.view = { hand: Array(12).fill('K'), teams: [{ melds: open }] };
             for (const n of batches) { g.picked = { K: n }; g.stage(); }
-            return g.layText();
+            const text = g.layText();
+            g.unstage(0);  // "Put back" on the first staged meld
+            return [text, g.layText()];
         };
         return [staged({}, [4, 3, 3]), staged({ K: [5, 0, 0] }, [5]),
                 staged({ K: [8, 0, 0] }, [3]), staged({}, [3, 1])];
     }""")
-    assert texts == ["lay K K K K K K K, K K K", "lay K K, K K K", "lay K K K", "lay K K K K"]
+    assert texts == [["lay K K K K K K K, K K K", "lay K K K"], ["lay K K, K K K", "lay K K K"],
+                     ["lay K K K", None], ["lay K K K K", None]]

@@ -240,11 +240,9 @@ export class Game {
     return p.n + p.twos + p.jokers;
   }
 
-  // Put back one staged meld (by its place in the lay-down), or every one of a rank.
-  unstage(which) {
-    this.staged = typeof which === "number"
-      ? this.staged.filter((_, i) => i !== which)
-      : this.staged.filter((p) => p.slot !== which);
+  // Put back one staged meld, by its place in the lay-down.
+  unstage(index) {
+    this.staged = this.staged.filter((_, i) => i !== index);
     this.refusal = null;
     this.scheduleCheck();
   }
