@@ -43,6 +43,7 @@ from handfoot.presets import PRESET_NAMES, house_rules, preset
 from handfoot.record import Record, load_record, record_to_json, replay
 from handfoot.rules import Rules
 from handfoot.state import Phase, RoundEnd, State
+from handfoot.tui.session import add_staged
 from handfoot.views import view
 from scenario import examples
 
@@ -319,6 +320,89 @@ def test_the_legal_list_is_exactly_what_verifies(name: str, n: int, seed: int,
     for a in (Draw(), Discard(0), Answer(True)):
         refusal = g.refusal(a)
         assert refusal is not None and refusal[0] == "10.8"
+
+
+# ====================================================================== melds and lay-downs
+MELD_PHASES = (Phase.MELD, Phase.PILE_OPENING)
+# What a run of meld steps and the lay-down of the same cards must both leave on the table.
+TABLE = ("hands", "hand_n", "nat", "two", "jok", "closed", "opened", "packet_no", "red3")
+
+
+def table(g: Game, name: str) -> Any:
+    """One of the TABLE values; the canastas as a multiset, since a lay-down finishes its
+    melds in its own order (part by part) rather than in the steps' order."""
+    value = freeze(getattr(g, name))
+    return tuple(sorted(c) for c in value) if name == "closed" else value
+
+
+def meld_run(g: Game, rng: random.Random) -> tuple[list[Start | Add], Game]:
+    """A few legal meld steps in a row from here, on a copy, with the cards in hand now: the
+    run stops after a step that brought cards to the hand (the next packet, or the pile's rest
+    once a pile opening is made, 4.6)."""
+    trial = g.clone()
+    steps: list[Start | Add] = []
+    seat = g.seat
+    for _ in range(rng.randint(1, 8)):
+        options = [a for a in trial.legal_actions() if isinstance(a, Start | Add)]
+        if not options:
+            break
+        step = options[rng.randrange(len(options))]
+        held = trial.hand_n[seat]
+        trial.apply(step)
+        steps.append(step)
+        laid = 3 if isinstance(step, Start) else 1
+        if trial.phase not in MELD_PHASES or trial.hand_n[seat] != held - laid:
+            break
+    return steps, trial
+
+
+def staged_as_the_page_does(g: Game, steps: list[Start | Add]) -> LayDown:
+    """The steps' cards staged one step at a time, grouped as the terminal and the web page
+    group them (a canasta's worth to a staged meld), as one lay-down."""
+    team = g.seat % g.rules.teams
+    melds = view(g, g.seat).teams[team].melds
+    staged: list[Part] = []
+    for step in steps:
+        if isinstance(step, Start):
+            part = Part(step.slot, step.naturals, step.twos, step.jokers)
+        else:
+            k = step.kind
+            part = Part(step.slot, int(k not in (TWO, JOKER)), int(k == TWO), int(k == JOKER))
+        staged = add_staged(staged, part, sum(melds[part.slot]), g.rules.canasta_size)
+    return LayDown(tuple(staged))
+
+
+@settings(max_examples=examples(160), deadline=None)
+@given(name=presets, n=players, seed=seeds, greedy=st.booleans())
+def test_3_4_any_run_of_legal_melds_is_one_legal_lay_down(name: str, n: int, seed: int,
+                                                          greedy: bool) -> None:
+    """Whatever cards a player may lay step by step, the same cards staged and laid down at
+    once are taken and leave the same table (6.1: unless they leave the opening short, which
+    one lay-down may not)."""
+    rules = random_combo(random.Random(seed), rounds=1) if seed % 3 == 0 else rules_for(name, n, 1)
+    g = Game.new(rules, seed=seed)
+    act = policy(greedy)
+    rng = random.Random(seed ^ 0x1A7)
+    runs = 0
+    while not g.over:
+        if g.phase in MELD_PHASES and g.actor == g.seat and rng.random() < 0.3:
+            steps, after = meld_run(g, rng)
+            if steps:
+                runs += 1
+                lay = staged_as_the_page_does(g, steps)
+                team = g.seat % rules.teams
+                refusal = g.refusal(lay)
+                if after.opened[team]:
+                    assert refusal is None, ([s.text for s in steps], lay.text, refusal)
+                    laid = g.clone()
+                    laid.apply(lay)
+                    for name_ in TABLE:
+                        assert table(laid, name_) == table(after, name_), (
+                            name_, [s.text for s in steps], lay.text)
+                else:
+                    assert refusal is not None and refusal[0] == "6.1", (
+                        [s.text for s in steps], lay.text, refusal)
+        g.apply(act(g, rng))
 
 
 # ====================================================================== every game ends
