@@ -38,6 +38,7 @@ from handfoot.actions import (
 )
 from handfoot.cards import JOKER, NUM_KINDS, NUM_SLOTS, RED_THREE, TWO, WILD_SLOT, shoe_counts
 from handfoot.clauses import CLAUSES, IllegalAction
+from handfoot.deal import Deal, seeded_deal
 from handfoot.engine import Game
 from handfoot.presets import PRESET_NAMES, house_rules, preset
 from handfoot.record import Record, load_record, record_to_json, replay
@@ -403,6 +404,46 @@ def test_3_4_any_run_of_legal_melds_is_one_legal_lay_down(name: str, n: int, see
                     assert refusal is not None and refusal[0] == "6.1", (
                         [s.text for s in steps], lay.text, refusal)
         g.apply(act(g, rng))
+
+
+# ====================================================================== seats are alike
+@settings(max_examples=examples(80), deadline=None)
+@given(name=presets, n=players, seed=seeds, greedy=st.booleans(), shift=st.integers(1, 5))
+def test_2_1_a_deal_turned_round_the_table_plays_the_same(name: str, n: int, seed: int,
+                                                           greedy: bool, shift: int) -> None:
+    """No seat or team is special: the same cards dealt ``k`` seats further round the table,
+    by a dealer ``k`` seats further on, give the same legal moves at every step and the same
+    round, every seat and team moved on by ``k``."""
+    rules = random_combo(random.Random(seed), rounds=1) if seed % 3 == 0 else rules_for(name, n, 1)
+    n = rules.players
+    k = shift % n or 1
+    dealer = seed % n
+    d = seeded_deal(rules, seed, 1, dealer)
+    turned = Deal(packets=tuple(d.packets[(s - k) % n] for s in range(n)), stock=d.stock,
+                  pile=d.pile)
+    # The seed names the reshuffles (9.3), which would otherwise follow from the deal.
+    a = Game.new(rules, seed=seed, deals=[d], first_dealer=dealer)
+    b = Game.new(rules, seed=seed, deals=[turned], first_dealer=(dealer + k) % n)
+    act = policy(greedy)
+    rng = random.Random(seed)
+    while not a.over:
+        assert b.actor == (a.actor + k) % n and b.phase is a.phase
+        assert b.legal_actions() == a.legal_actions(), (a.seat, a.phase)
+        action = act(a, rng)
+        a.apply(action)
+        b.apply(action)
+    assert b.over
+    ra, rb = a.results[0], b.results[0]
+    teams = rules.teams
+    assert (rb.ended_by, rb.turns) == (ra.ended_by, ra.turns)
+    assert rb.went_out == (ra.went_out + k) % n if ra.went_out >= 0 else rb.went_out == -1
+    for t in range(teams):
+        # The same lines, though the packets' leftovers are listed in the order the team's
+        # seats are counted, which the turn changes.
+        ta, tb = ra.teams[t], rb.teams[(t + k) % teams]
+        assert tb.total == ta.total, t
+        assert sorted(map(tuple, tb.to_mapping()["lines"])) == sorted(
+            map(tuple, ta.to_mapping()["lines"])), t
 
 
 # ====================================================================== every game ends
