@@ -212,11 +212,12 @@ def test_every_command_is_among_the_cases() -> None:
     assert {"new", "add", "show", "edit", "history", "list", "export", "template"} <= score
 
 
+# One real process in the development run; the full run starts all four.
 @pytest.mark.parametrize("argv", [
     ["demo", "--bots", "nope"],
-    ["demo", "--bots", "search:worlds=-1"],
-    ["simulate", "--games", "1000000000000"],
-    ["play"],
+    pytest.param(["demo", "--bots", "search:worlds=-1"], marks=pytest.mark.slow),
+    pytest.param(["simulate", "--games", "1000000000000"], marks=pytest.mark.slow),
+    pytest.param(["play"], marks=pytest.mark.slow),
 ])
 def test_real_processes_print_one_line_and_no_traceback(argv: list[str]) -> None:
     env = {k: v for k, v in os.environ.items() if k != "HANDFOOT_DEBUG"}

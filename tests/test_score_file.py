@@ -119,6 +119,7 @@ def test_add_waits_for_the_lock_then_keeps_the_answers_in_a_draft(
     assert json.loads(out)["totals"] == [600, 0]
 
 
+@pytest.mark.slow  # holds a lock for 1.5 s; the draft test above waits in the fast run
 def test_add_saves_once_the_other_process_lets_go(capsys: pytest.CaptureFixture[str],
                                                   tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:

@@ -33,6 +33,7 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
     return code, out, err
 
 
+@pytest.mark.slow  # matplotlib's figures: the full run
 def test_two_variants_write_csv_json_and_plots(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, *BASE, "--compare", "pile_take=whole", "--jobs", "2",

@@ -429,8 +429,10 @@ def late_session(name: str, players: int, seed: int) -> Session:
     return play(play(None)[1])[0]
 
 
-@pytest.mark.parametrize(("name", "players"), [("hand-and-foot", 2), ("hand-and-foot", 3),
-                                               ("hand-knee-foot", 5), ("hand-knee-foot", 6)])
+# The fewest and the most seats in the development run; the full run fits every one.
+@pytest.mark.parametrize(("name", "players"), [
+    ("hand-and-foot", 2), pytest.param("hand-and-foot", 3, marks=pytest.mark.slow),
+    pytest.param("hand-knee-foot", 5, marks=pytest.mark.slow), ("hand-knee-foot", 6)])
 def test_every_table_fits_80x24(name: str, players: int) -> None:
     s = late_session(name, players, seed=5)
     app = PlayApp(s, pace=60)
@@ -1167,6 +1169,7 @@ def test_house_rules_take_the_pile_onto_a_meld_and_lay_a_book_by_keys() -> None:
     run(app, (80, 24), body)
 
 
+@pytest.mark.slow  # the staging itself is in the fast property test of 3.4
 def test_5_2_ten_kings_staged_at_once_lay_down_as_a_canasta_and_a_new_meld() -> None:
     """Kings staged past a canasta's size begin another staged meld of kings, and the one
     lay-down closes the canasta and starts the new meld (the web page groups them alike)."""
@@ -1177,7 +1180,7 @@ def test_5_2_ten_kings_staged_at_once_lay_down_as_a_canasta_and_a_new_meld() -> 
     g = scenario_game(rules, "K K K K K K K K K K 9 9 | 4 4 4")
     bots = {seat: make_bot("basic", seed=seat) for seat in (1, 2, 3)}
     s = Session(g, ["you", "basic", "basic", "basic"], 0, bots)
-    app = PlayApp(s, pace=60)
+    app = PlayApp(s, pace=0)
 
     async def body(pilot: Pilot[None]) -> None:
         await pilot.press("s")  # draw
