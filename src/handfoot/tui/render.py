@@ -436,6 +436,8 @@ def stage_lines(s: Session, width: int) -> list[str]:
         parts = [bit(f"{slot_token(p.slot)}: {meld_text(p.slot, p.naturals, p.twos, p.jokers)}")
                  for p in s.staged]
         tail = bit(f"= {s.staged_points()} pts (Enter lays down, Esc clears)")
+        # A dot between melds: two staged melds of a rank would otherwise read as one.
+        parts = [parts[0], *(bit(f"· {p.text}") for p in parts[1:])]
         lines += wrap(bit("To lay:"), [*parts, tail], width)
     return lines
 
