@@ -35,14 +35,25 @@ from handfoot.actions import (
     Stop,
     TakeOnto,
     TakePile,
+    parse_action,
 )
-from handfoot.cards import JOKER, NUM_KINDS, NUM_SLOTS, RED_THREE, TWO, WILD_SLOT, shoe_counts
+from handfoot.cards import (
+    JOKER,
+    KIND_TOKENS,
+    NATURAL_RANKS,
+    NUM_KINDS,
+    NUM_SLOTS,
+    RED_THREE,
+    TWO,
+    WILD_SLOT,
+    shoe_counts,
+)
 from handfoot.clauses import CLAUSES, IllegalAction
 from handfoot.deal import Deal, seeded_deal
 from handfoot.engine import Game
 from handfoot.presets import PRESET_NAMES, house_rules, preset
 from handfoot.record import Record, load_record, record_to_json, replay
-from handfoot.rules import Rules
+from handfoot.rules import Rules, rank_kind_name
 from handfoot.state import Phase, RoundEnd, State
 from handfoot.tui.session import add_staged
 from handfoot.views import view
@@ -444,6 +455,63 @@ def test_2_1_a_deal_turned_round_the_table_plays_the_same(name: str, n: int, see
         assert tb.total == ta.total, t
         assert sorted(map(tuple, tb.to_mapping()["lines"])) == sorted(
             map(tuple, ta.to_mapping()["lines"])), t
+
+
+# ====================================================================== ranks alike
+def alike_ranks(rules: Rules) -> list[int]:
+    """The natural ranks no rule of this rule set names: no canasta kind, bonus, quota or
+    wild-card ban of their own, and no upcard rule."""
+    named = {kind for kind, _ in (*rules.quota, *rules.canasta_bonus)}
+    return [r for r in NATURAL_RANKS
+            if rank_kind_name(r) not in named and r not in rules.no_wild_ranks
+            and r not in rules.upcard_rejects]
+
+
+def swapped_text(text: str, a: str, b: str) -> str:
+    """An action's text with ranks ``a`` and ``b`` swapped ("meld 9 9 2" -> "meld J J 2")."""
+    words = text.replace(",", " , ").replace(":", " : ").split()
+    swapped = [b if w == a else a if w == b else w for w in words]
+    return " ".join(swapped).replace(" , ", ", ").replace(" : ", ": ")
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(name=presets, n=players, seed=seeds, greedy=st.booleans(), pick=st.randoms())
+def test_1_1_ranks_of_the_same_value_and_no_rule_of_their_own_play_alike(
+        name: str, n: int, seed: int, greedy: bool, pick: random.Random) -> None:
+    """The rules count kinds, not names: swap two ranks the rule set treats alike (the same
+    value, no canasta kind, quota, bonus, wild-card ban or upcard rule of their own) in every
+    card of a deal, and the game plays the same, action for action with the ranks swapped."""
+    rules = random_combo(random.Random(seed), rounds=1) if seed % 3 == 0 else rules_for(name, n, 1)
+    values = rules.card_values
+    alike = alike_ranks(rules)
+    pairs = [(x, y) for x in alike for y in alike if x < y and values[x] == values[y]]
+    if not pairs:
+        return
+    x, y = pick.choice(pairs)
+    tx, ty = KIND_TOKENS[x], KIND_TOKENS[y]
+
+    def swap(cards: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(y if c == x else x if c == y else c for c in cards)
+
+    dealer = seed % rules.players
+    d = seeded_deal(rules, seed, 1, dealer)
+    other = Deal(packets=tuple(tuple(swap(p) for p in seat) for seat in d.packets),
+                 stock=swap(d.stock), pile=None if d.pile is None else swap(d.pile))
+    a = Game.new(rules, seed=seed, deals=[d], first_dealer=dealer)
+    b = Game.new(rules, seed=seed, deals=[other], first_dealer=dealer)
+    act = policy(greedy)
+    rng = random.Random(seed)
+    while not a.over:
+        assert b.actor == a.actor and b.phase is a.phase
+        assert sorted(swapped_text(x_.text, tx, ty) for x_ in a.legal_actions()) == sorted(
+            x_.text for x_ in b.legal_actions()), (a.seat, a.phase)
+        action = act(a, rng)
+        a.apply(action)
+        b.apply(parse_action(swapped_text(action.text, tx, ty)))
+    assert b.over
+    ra, rb = a.results[0], b.results[0]
+    assert (rb.ended_by, rb.turns, rb.went_out) == (ra.ended_by, ra.turns, ra.went_out)
+    assert [t.to_mapping() for t in rb.teams] == [t.to_mapping() for t in ra.teams]
 
 
 # ====================================================================== every game ends
