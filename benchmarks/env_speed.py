@@ -61,7 +61,11 @@ def engine_loop(rules: Rules) -> Loop:
 
 
 def aec_loop(rules: Rules, wrapped: bool) -> Loop:
-    e: Any = env(rules=rules) if wrapped else raw_env(rules=rules)
+    return pettingzoo_loop(env(rules=rules) if wrapped else raw_env(rules=rules))
+
+
+def pettingzoo_loop(e: Any) -> Loop:
+    """PettingZoo's loop over environment ``e``: a random action among the mask's ones."""
 
     def play(seed: int) -> tuple[int, int]:
         e.reset(seed=seed)
@@ -111,22 +115,7 @@ class _Bound(raw_env):  # type: ignore[misc]
 
 def bound_loop(rules: Rules, parts: bool) -> Loop:
     """The AEC loop over :class:`_Bound`: a ceiling, not an environment."""
-    e = _Bound(rules, parts)
-
-    def play(seed: int) -> tuple[int, int]:
-        e.reset(seed=seed)
-        rng = random.Random(seed)
-        n = 0
-        for _agent in e.agent_iter():
-            obs, _reward, terminated, truncated, _info = e.last()
-            if terminated or truncated:
-                e.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            e.step(int(legal[rng.randrange(len(legal))]))
-            n += 1
-        return n, n
-    return play
+    return pettingzoo_loop(_Bound(rules, parts))
 
 
 def gym_loop(rules: Rules) -> Loop:
