@@ -85,13 +85,15 @@ def test_5_2_one_lay_down_closes_a_canasta_and_starts_another_meld_of_the_rank()
 
 
 def test_5_2_an_opening_lay_down_may_hold_two_melds_of_a_rank() -> None:
-    # Ten kings and an ace open round 3 (90 points): only as a canasta of kings and a new meld
-    # of kings with the ace's meld beside them, laid at once (6.1).
-    g = at_round(preset(HF), 3, "K K K K K K K K K K A A A 9 | 4 4 4")
+    # Round 4 needs 150 points: ten kings (100) and three aces (60) reach it, but only as a
+    # canasta of kings, a new meld of kings and the aces, laid at once (6.1).
+    g = at_round(preset(HF), 4, "K K K K K K K K K K A A A 9 | 4 4 4")
     play(g, ["draw"])
+    assert clause(g, "lay K K K K K K K, A A A") == "6.1"  # 130
     assert clause(g, "lay K K K K K K K K K K, A A A") == "5.6"  # one part is one meld
     play(g, ["lay K K K K K K K, K K K, A A A"])
-    assert g.opened[0] and g.closed[0] == [(KING, 7, 0, 0)] and g.nat[0][KING] == 3
+    team = g.team_of(g.seat)
+    assert g.opened[team] and g.closed[team] == [(KING, 7, 0, 0)] and g.nat[team][KING] == 3
 
 
 # ---------------------------------------------------------------- 5.3 wild cards in a meld

@@ -395,12 +395,10 @@ def test_3_4_any_run_of_legal_melds_is_one_legal_lay_down(name: str, n: int, see
     g = Game.new(rules, seed=seed)
     act = policy(greedy)
     rng = random.Random(seed ^ 0x1A7)
-    runs = 0
     while not g.over:
         if g.phase in MELD_PHASES and g.actor == g.seat and rng.random() < 0.3:
             steps, after = meld_run(g, rng)
             if steps:
-                runs += 1
                 lay = staged_as_the_page_does(g, steps)
                 team = g.seat % rules.teams
                 refusal = g.refusal(lay)
