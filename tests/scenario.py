@@ -62,10 +62,14 @@ def game(
     return Game.new(rules, deals=[first_deal, *later], first_dealer=(first - 1) % rules.players)
 
 
-def examples(n: int) -> int:
+def examples(n: int, fast: int | None = None) -> int:
     """How many examples a property test draws: all ``n`` where the whole suite runs
-    (scripts/test-all sets HANDFOOT_TESTS=full, as CI does), a quarter in a development run."""
-    return n if os.environ.get("HANDFOOT_TESTS") == "full" else max(5, n // 4)
+    (scripts/test-all sets HANDFOOT_TESTS=full, as CI does), a quarter in a development run,
+    or at most ``fast`` there for a test whose examples play whole rounds twice over."""
+    if os.environ.get("HANDFOOT_TESTS") == "full":
+        return n
+    quarter = max(5, n // 4)
+    return quarter if fast is None else min(quarter, fast)
 
 
 def act(text: str) -> Action:

@@ -384,7 +384,7 @@ def staged_as_the_page_does(g: Game, steps: list[Start | Add]) -> LayDown:
     return LayDown(tuple(staged))
 
 
-@settings(max_examples=examples(160), deadline=None)
+@settings(max_examples=examples(160, fast=8), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans())
 def test_3_4_any_run_of_legal_melds_is_one_legal_lay_down(name: str, n: int, seed: int,
                                                           greedy: bool) -> None:
@@ -416,7 +416,7 @@ def test_3_4_any_run_of_legal_melds_is_one_legal_lay_down(name: str, n: int, see
 
 
 # ====================================================================== seats are alike
-@settings(max_examples=examples(80), deadline=None)
+@settings(max_examples=examples(80, fast=8), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans(), shift=st.integers(1, 5))
 def test_2_1_a_deal_turned_round_the_table_plays_the_same(name: str, n: int, seed: int,
                                                            greedy: bool, shift: int) -> None:
@@ -472,7 +472,7 @@ def swapped_text(text: str, a: str, b: str) -> str:
     return " ".join(swapped).replace(" , ", ", ").replace(" : ", ": ")
 
 
-@settings(max_examples=examples(80), deadline=None)
+@settings(max_examples=examples(80, fast=8), deadline=None)
 @given(name=presets, n=players, seed=seeds, greedy=st.booleans(), pick=st.randoms())
 def test_1_1_ranks_of_the_same_value_and_no_rule_of_their_own_play_alike(
         name: str, n: int, seed: int, greedy: bool, pick: random.Random) -> None:
