@@ -88,6 +88,36 @@ def test_7_1_a_partners_canasta_does_not_bring_a_knee_to_the_finisher_twice() ->
     assert g.packet_no[2] == 1 and g.packet_no[0] == 1
 
 
+SHORT_CANASTA = "4 4 4 4 4 4 4 K K K 9 9 | 5 5 | 6"  # seven 4s are 35 points: short of 50
+
+
+@pytest.mark.parametrize("name", ["hand-knee-foot", "triple-play"])
+def test_7_1_d32_a_canasta_in_a_short_opening_brings_the_knee_when_the_opening_is_made(
+        name: str) -> None:
+    g = game(preset(name), SHORT_CANASTA)
+    events = play(g, ["draw", "meld 4 4 4"] + ["add 4: 4"] * 4)
+    assert "canasta" in event_names(events) and not g.opened[0]
+    assert g.packet_no[0] == 0 and not g.first_canasta[0]  # not the team's yet
+    events = play(g, ["meld K K K"])  # 65 points: the opening stands
+    assert event_names(events)[-2:] == ["opening", "pick_up"]
+    assert g.first_canasta[0] and g.packet_no[0] == 1 and hand(g, 0) == "4 5 5 6 9 9"
+    assert g.knee_pending[2] and not g.knee_pending[1]
+
+
+def test_7_1_d32_the_same_in_one_lay_down_whatever_the_order_of_its_melds() -> None:
+    for lay in ("lay 4 4 4 4 4 4 4, K K K", "lay K K K, 4 4 4 4 4 4 4"):
+        g = game(preset(HKF), SHORT_CANASTA)
+        play(g, ["draw", lay])
+        assert g.opened[0] and g.first_canasta[0] and g.packet_no[0] == 1, lay
+
+
+def test_7_1_d32_a_short_opening_taken_back_takes_its_canasta_and_brings_no_knee() -> None:
+    g = game(preset(HKF), SHORT_CANASTA)
+    play(g, ["draw", "meld 4 4 4"] + ["add 4: 4"] * 4 + ["retract"])
+    assert not g.opened[0] and not g.first_canasta[0] and g.closed[0] == []
+    assert g.packet_no[0] == 0 and not any(g.knee_pending)
+
+
 def test_7_1_hand_and_foot_has_no_knee() -> None:
     g = game(preset(HF), "K K K K K K K 4 | 9 9", stock="4 6 4 6")
     g.opened[0] = True

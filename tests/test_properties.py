@@ -349,8 +349,8 @@ def table(g: Game, name: str) -> Any:
 
 def meld_run(g: Game, rng: random.Random) -> tuple[list[Start | Add], Game]:
     """A few legal meld steps in a row from here, on a copy, with the cards in hand now: the
-    run stops after a step that brought cards to the hand (the next packet, or the pile's rest
-    once a pile opening is made, 4.6)."""
+    run stops after a step that changed the hand beyond the cards it laid (the next packet,
+    the pile's rest once a pile opening is made (4.6), a red three replaced from the stock)."""
     trial = g.clone()
     steps: list[Start | Add] = []
     seat = g.seat
@@ -359,11 +359,16 @@ def meld_run(g: Game, rng: random.Random) -> tuple[list[Start | Add], Game]:
         if not options:
             break
         step = options[rng.randrange(len(options))]
-        held = trial.hand_n[seat]
+        expected = trial.hands[seat][:]
+        if isinstance(step, Start):
+            expected[step.slot] -= step.naturals if step.slot != WILD_SLOT else 0
+            expected[TWO] -= step.twos
+            expected[JOKER] -= step.jokers
+        else:
+            expected[step.kind] -= 1
         trial.apply(step)
         steps.append(step)
-        laid = 3 if isinstance(step, Start) else 1
-        if trial.phase not in MELD_PHASES or trial.hand_n[seat] != held - laid:
+        if trial.phase not in MELD_PHASES or trial.hands[seat] != expected:
             break
     return steps, trial
 

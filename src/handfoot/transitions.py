@@ -519,10 +519,13 @@ def _open_and_settle(g: State, seat: int, team: int, opened: bool, canasta: bool
     if not opened:
         if g.staged < g.minimum:
             if g.hand_n[seat]:
-                return None
+                return None  # a canasta finished here counts once the opening is made (7.1)
             if not _whole_hand_opens(g, seat):
                 return ("6.1", "your opening is short and would leave you no cards")
         _open(g, seat, team, events)
+        # A canasta finished earlier in a short opening becomes the team's first now that the
+        # opening stands (it could still have been taken back, 6.3).
+        canasta = canasta or bool(facts.canasta_kinds(g, team))
     return _settle(g, seat, events, canasta)
 
 
