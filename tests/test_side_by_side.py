@@ -32,7 +32,9 @@ def test_handfoot_only_reports_rounds_and_never_makes_the_openspiel_venv(tmp_pat
     assert all(rate > 0 for rate in rates)
     aps = hf["actions_per_second"]
     assert aps["min"] <= aps["median"] <= aps["max"]
-    assert aps["min"] == round(min(rates), 1) and aps["max"] == round(max(rates), 1)
+    # The summary rounds the rates to 0.1 and the rounds list them to 0.001, so the two agree
+    # to within half a tenth (rounding the listed 174151.75 again gives .8, the summary .7).
+    assert abs(aps["min"] - min(rates)) <= 0.0501 and abs(aps["max"] - max(rates)) <= 0.0501
     cpu = hf["actions_per_cpu_second"]
     assert 0 < cpu["min"] <= cpu["median"] <= cpu["max"]
     assert hf["cpu_seconds"] > 0
