@@ -122,10 +122,7 @@ def _pile_closed_refusal(g: State) -> Refusal | None:
 
 def take_refusal(g: State, action: TakePile) -> Refusal | None:
     rules = g.rules
-    refusal = _draw_time_refusal(g)
-    if refusal is not None:
-        return refusal
-    refusal = _pile_closed_refusal(g)
+    refusal = _draw_time_refusal(g) or _pile_closed_refusal(g)
     if refusal is not None:
         return refusal
     team = g.seat % g.t.teams

@@ -433,11 +433,11 @@ def stage_lines(s: Session, width: int) -> list[str]:
         return []  # the line appears with the first card picked
     lines = wrap(bit("Picked:"), chosen or [bit("—")], width)
     if s.staged:
-        parts = [bit(f"{slot_token(p.slot)}: {meld_text(p.slot, p.naturals, p.twos, p.jokers)}")
-                 for p in s.staged]
-        tail = bit(f"= {s.staged_points()} pts (Enter lays down, Esc clears)")
         # A dot between melds: two staged melds of a rank would otherwise read as one.
-        parts = [parts[0], *(bit(f"· {p.text}") for p in parts[1:])]
+        parts = [bit(("· " if i else "")
+                     + f"{slot_token(p.slot)}: {meld_text(p.slot, p.naturals, p.twos, p.jokers)}")
+                 for i, p in enumerate(s.staged)]
+        tail = bit(f"= {s.staged_points()} pts (Enter lays down, Esc clears)")
         lines += wrap(bit("To lay:"), [*parts, tail], width)
     return lines
 
