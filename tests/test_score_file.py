@@ -271,3 +271,62 @@ def test_sqlites_own_tables_do_not_make_a_score_file_foreign(
     raw.close()
     code, out, err = run(capsys, "score", "list", "--db", str(db))
     assert code == 0 and "Ann & Bob" in out, err
+
+
+def _keep_a_draft(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                  db: Path) -> Path:
+    """A draft of round 1 the scorekeeper wrote because its answers failed the checks."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(ANSWERS.replace("100\n", "10\n", 1)))
+    code, _, err = run(capsys, "score", "add", "1", "--db", str(db))
+    assert code == 2 and "fewer than the 1 canasta alone must hold" in err
+    return next(db.parent.glob("draft-game1-round1*.toml"))
+
+
+def test_a_copy_of_a_draft_the_person_named_is_never_removed(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "s.db"
+    new_game(capsys, db)
+    draft = _keep_a_draft(capsys, monkeypatch, db)
+    # The person copies the draft (its draft header and all) to a file of their own and fixes it.
+    mine = tmp_path / "r1.toml"
+    mine.write_text(draft.read_text(encoding="utf-8").replace("melded_points = 10\n",
+                                                               "melded_points = 100\n"),
+                    encoding="utf-8")
+    code, out, err = run(capsys, "score", "add", "1", "--file", str(mine), "--db", str(db))
+    assert code == 0, err
+    assert mine.read_text(encoding="utf-8").count("melded_points = 100") == 1  # still there
+    # The draft it came from is the scorekeeper's: it is left too, and the person is told of it.
+    assert draft.exists() and str(draft) in out and "was removed" not in out
+
+
+def test_a_draft_entered_from_its_own_path_is_removed(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "s.db"
+    new_game(capsys, db)
+    draft = _keep_a_draft(capsys, monkeypatch, db)
+    draft.write_text(draft.read_text(encoding="utf-8").replace("melded_points = 10\n",
+                                                               "melded_points = 100\n"),
+                     encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # named by a relative path, still the draft's own
+    code, out, err = run(capsys, "score", "add", "1", "--file", draft.name, "--db", str(db))
+    assert code == 0, err
+    assert not draft.exists() and "is entered, so it was removed" in out
+
+
+def test_a_draft_moved_elsewhere_is_the_persons_and_is_kept(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "s.db"
+    new_game(capsys, db)
+    draft = _keep_a_draft(capsys, monkeypatch, db)
+    (tmp_path / "mine").mkdir()
+    moved = tmp_path / "mine" / draft.name  # the same name, in a folder of the person's
+    moved.write_text(draft.read_text(encoding="utf-8").replace("melded_points = 10\n",
+                                                               "melded_points = 100\n"),
+                     encoding="utf-8")
+    draft.unlink()
+    code, out, err = run(capsys, "score", "add", "1", "--file", str(moved), "--db", str(db))
+    assert code == 0, err
+    assert moved.exists() and "removed" not in out

@@ -177,10 +177,7 @@ def run_add(args: argparse.Namespace) -> int:
             raise ScoreError(f"{err}; {path} is unchanged: run the same command again") \
                 from None
         _show_round(args, game, r)
-        if is_draft(path, game, store):
-            path.unlink(missing_ok=True)
-            print(f"\nThe draft {path} is entered, so it was removed.",
-                  file=sys.stderr if args.json else sys.stdout)
+        _tidy_draft(args, path, game, store)
         return 0
     r = _add_interactively(args, store, game)
     _show_round(args, game, r)
@@ -232,22 +229,26 @@ def _keep_partial(args: argparse.Namespace, store: Store, game: KeptGame, r: int
 
 
 DRAFT_HEAD = "# handfoot score draft:"
+# The draft's own path, as JSON (any folder name survives), on the header's second line: a file
+# is the scorekeeper's draft only where it was written, never a copy or a move of it.
+DRAFT_PATH = "# Written to "
 
 
 def save_draft(text: str, game: KeptGame, store: Store, r: int) -> Path | None:
     """The answers as a round file beside the score file, or in the first folder that takes
     it (the data folder, the current one, the temporary one); None if none does."""
-    head = (f"{DRAFT_HEAD} round {r} of game {game.id} ({game.name}) in "
-            f"{store.path.resolve()}, "
-            f"typed {time.strftime('%Y-%m-%d %H:%M')}.\n"
-            f"# Enter it with `handfoot score add {game.id} --file THIS-FILE`; it is removed "
-            "once entered.\n\n")
     folders = [store.path.parent, default_db_path().parent, Path.cwd(),
                Path(tempfile.gettempdir())]
     for folder in dict.fromkeys(folders):
         for n in range(1, 100):
             suffix = "" if n == 1 else f"-{n}"
             path = folder / f"draft-game{game.id}-round{r}{suffix}.toml"
+            head = (f"{DRAFT_HEAD} round {r} of game {game.id} ({game.name}) in "
+                    f"{store.path.resolve()}, "
+                    f"typed {time.strftime('%Y-%m-%d %H:%M')}.\n"
+                    f"{DRAFT_PATH}{json.dumps(str(path.resolve()))}: entered from there it is "
+                    "removed; a copy of it is kept.\n"
+                    f"# Enter it with `handfoot score add {game.id} --file THIS-FILE`.\n\n")
             try:
                 with path.open("x", encoding="utf-8") as f:  # never over an older draft
                     f.write(head + text)
@@ -259,15 +260,47 @@ def save_draft(text: str, game: KeptGame, store: Store, r: int) -> Path | None:
     return None
 
 
-def is_draft(path: Path, game: KeptGame, store: Store) -> bool:
-    """Whether a round file is a draft this command wrote for this game and score file."""
+def draft_origin(path: Path, game: KeptGame, store: Store) -> Path | None:
+    """Where the scorekeeper wrote the draft this round file is (or was copied from), if it
+    carries the header of a draft for this game and score file."""
     try:
         with path.open(encoding="utf-8") as f:
-            first = f.readline()
+            first, second = f.readline(), f.readline()
     except (OSError, UnicodeDecodeError):
+        return None
+    if not (first.startswith(DRAFT_HEAD) and f" of game {game.id} (" in first and
+            f" in {store.path.resolve()}, typed " in first and
+            second.startswith(DRAFT_PATH)):
+        return None
+    try:
+        written, _ = json.JSONDecoder().raw_decode(second, len(DRAFT_PATH))
+    except json.JSONDecodeError:
+        return None
+    return Path(written) if isinstance(written, str) and written else None
+
+
+def is_draft(path: Path, game: KeptGame, store: Store) -> bool:
+    """Whether a round file is a draft this command wrote for this game and score file, at the
+    path it was written to."""
+    origin = draft_origin(path, game, store)
+    try:
+        return origin is not None and path.resolve() == origin.resolve()
+    except OSError:
         return False
-    return first.startswith(DRAFT_HEAD) and f" of game {game.id} (" in first and \
-        f" in {store.path.resolve()}, typed " in first
+
+
+def _tidy_draft(args: argparse.Namespace, path: Path, game: KeptGame, store: Store) -> None:
+    """Once a round file is entered, remove it if it is the scorekeeper's own draft; a file the
+    person made (a copy of a draft among them) is never removed."""
+    where = sys.stderr if args.json else sys.stdout
+    if is_draft(path, game, store):
+        path.unlink(missing_ok=True)
+        print(f"\nThe draft {path} is entered, so it was removed.", file=where)
+        return
+    origin = draft_origin(path, game, store)
+    if origin is not None and origin.is_file() and is_draft(origin, game, store):
+        print(f"\n{path} is kept. The draft it was copied from, {origin}, is still there; "
+              "remove it once you no longer need it.", file=where)
 
 
 def _show_round(args: argparse.Namespace, game: KeptGame, r: int) -> None:
