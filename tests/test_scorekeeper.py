@@ -298,3 +298,59 @@ def test_interactive_add_stops_cleanly_and_keeps_a_draft(capsys: pytest.CaptureF
     assert code == 2 and "went out without the canastas" in err
     draft = tmp_path / "draft-game1-round1.toml"
     assert draft.is_file() and "went_out = \"Bob\"" in draft.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- templates read back
+TEMPLATE_NAMES = [
+    ("😀 & 🎉", "Zoë & José"),
+    ("李 & 王", "Ünïcödé Crew"),
+    ('Say "hi" & O\'Neil', "back\\slash & C:\\dir\\"),
+    ("👩\u200d👩\u200d👧 family", "Øyvind, Ǆemal"),
+    ("A" * 40 + " & " + "é" * 37, "ß/ﬁ"),
+]
+
+
+@pytest.mark.parametrize("rules", ["hand-and-foot", "hand-knee-foot"])
+@pytest.mark.parametrize("teams", TEMPLATE_NAMES, ids=lambda t: "-".join(t)[:20])
+def test_every_template_reads_back_with_its_names_in_utf8(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, rules: str,
+        teams: tuple[str, str]) -> None:
+    db = tmp_path / "s.db"
+    code, _, err = run(capsys, "score", "new", "--rules", rules, "--team", teams[0], "--team",
+                       teams[1], "--db", str(db))
+    assert code == 0, err
+    code, text, err = run(capsys, "score", "template", "1", "--db", str(db))
+    assert code == 0, err
+    assert "\\u" not in text  # names written as themselves, not escaped
+    assert all(ch in text for team in teams for ch in team if ch not in '"\\')
+    blank = tmp_path / "blank.toml"
+    blank.write_bytes(text.encode("utf-8"))
+    code, out, err = run(capsys, "score", "add", "1", "--file", str(blank), "--db", str(db),
+                         "--json")
+    assert code == 0, err
+    assert [t["team"] for t in json.loads(out)["round"]["teams"]] == list(teams)
+    # An entered round, as a file, reads back too (into a second game of the same teams).
+    code, text, err = run(capsys, "score", "template", "1", "--round", "1", "--db", str(db))
+    assert code == 0 and "\\u" not in text, err
+    run(capsys, "score", "new", "--rules", rules, "--team", teams[0], "--team", teams[1],
+        "--db", str(db))
+    again = tmp_path / "again.toml"
+    again.write_bytes(text.replace("round = 1\n", "").encode("utf-8"))
+    code, out, err = run(capsys, "score", "add", "2", "--file", str(again), "--db", str(db))
+    assert code == 0, err
+
+
+def test_a_template_is_utf8_whatever_the_terminal_encoding(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "s.db"
+    code, _, err = run(capsys, "score", "new", "--team", "Zoë & 李", "--team", "😀 & Bo",
+                       "--db", str(db))
+    assert code == 0, err
+    raw = io.BytesIO()
+    terminal = io.TextIOWrapper(raw, encoding="latin-1")
+    monkeypatch.setattr("sys.stdout", terminal)
+    assert main(["score", "template", "1", "--db", str(db)]) == 0
+    terminal.flush()
+    text = raw.getvalue().decode("utf-8")  # a round file is read as UTF-8
+    assert 'name = "Zoë & 李"' in text and 'name = "😀"' in text

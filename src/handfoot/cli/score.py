@@ -396,10 +396,22 @@ def run_export(args: argparse.Namespace) -> int:
 def run_template(args: argparse.Namespace) -> int:
     game = open_store(args).load(args.game)
     if args.round is None:
-        print(template(game.rules, game.seating), end="")
+        _write_utf8(template(game.rules, game.seating))
         return 0
     if args.round not in game.rounds:
         raise ScoreError(f"round {args.round} of {game.name} is not entered")
     raws = [entry_to_raw(game.seating, t, e) for t, e in enumerate(game.rounds[args.round])]
-    print(round_toml({"round": args.round, "teams": raws}), end="")
+    _write_utf8(round_toml({"round": args.round, "teams": raws}))
     return 0
+
+
+def _write_utf8(text: str) -> None:
+    """A round file on standard output as UTF-8, the encoding `score add --file` reads,
+    whatever the terminal's own (which may not even hold the names)."""
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        print(text, end="")
+        return
+    buffer.write(text.encode("utf-8"))
+    buffer.flush()

@@ -83,14 +83,16 @@ def template(rules: Rules, seating: Seating) -> str:
                                     if k != "wild" or rules.wild_melds}}).strip()
     lines = ["# round = 1   (optional: the next round is entered by default)"]
     for team, players in zip(seating.teams, seating.players, strict=True):
-        lines += ["", "[[teams]]", f"name = {json.dumps(team)}",
+        # TOML's own strings (dump_toml), as UTF-8: json.dumps's ASCII escapes wrote an emoji
+        # as a surrogate pair, which no TOML reader takes.
+        lines += ["", "[[teams]]", dump_toml({"name": team}).strip(),
                   kinds,
                   "red_threes_laid = 0",
                   "melded_points = 0   # or melded_cards = { jokers = 0, \"2s-aces\" = 0, "
                   "\"K-8\" = 0, \"7-4\" = 0 }",
                   "went_out = false    # or the name of the player who went out"]
         for name in players:
-            lines += ["", "[[teams.players]]", f"name = {json.dumps(name)}",
+            lines += ["", "[[teams.players]]", dump_toml({"name": name}).strip(),
                       *(f"{k} = 0   # points left" for k in keys),
                       "red_threes_held = 0", "black_threes_held = 0"]
     return "\n".join(lines) + "\n"
