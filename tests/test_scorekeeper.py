@@ -354,3 +354,52 @@ def test_a_template_is_utf8_whatever_the_terminal_encoding(
     terminal.flush()
     text = raw.getvalue().decode("utf-8")  # a round file is read as UTF-8
     assert 'name = "Zoë & 李"' in text and 'name = "😀"' in text
+
+
+# ---------------------------------------------------------------- numbers past any game
+HUGE = ["99999999999999999999999", "9" * 5000, "²", "١٢٣٤٥٦٧٨٩٠" * 3]
+
+
+@pytest.mark.parametrize("number", HUGE, ids=["23-digits", "5000-digits", "superscript",
+                                              "arabic-indic"])
+@pytest.mark.parametrize("argv", [
+    pytest.param(["score", "show", "{n}"], id="show-GAME"),
+    pytest.param(["score", "add", "{n}"], id="add-GAME"),
+    pytest.param(["score", "history", "{n}"], id="history-GAME"),
+    pytest.param(["score", "template", "{n}"], id="template-GAME"),
+    pytest.param(["score", "export", "{n}", "--csv", "{dir}/x.csv"], id="export-GAME"),
+    pytest.param(["score", "edit", "{n}", "1", "1", "--set", "melded_points=1"], id="edit-GAME"),
+    pytest.param(["score", "edit", "1", "1", "{n}", "--set", "melded_points=1"], id="edit-TEAM"),
+    pytest.param(["score", "edit", "1", "1", "1", "--set", "players.{n}.foot=1"],
+                 id="edit-player"),
+    pytest.param(["score", "edit", "1", "1", "1", "--set", "went_out={n}"], id="edit-went-out"),
+    pytest.param(["score", "edit", "1", "1", "1", "--set", "canastas.clean={n}"],
+                 id="edit-count"),
+    pytest.param(["print", "sheet", "{n}", "-o", "{dir}/x.pdf"], id="print-sheet-GAME"),
+])
+def test_a_game_round_team_or_player_number_past_any_is_one_clear_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, number: str,
+        argv: list[str]) -> None:
+    db = tmp_path / "s.db"
+    new_game(capsys, db, "hand-and-foot")
+    code, _, err = run(capsys, "score", "add", "1", "--file",
+                       str(EXAMPLES / "score-hf-1935.toml"), "--db", str(db))
+    assert code == 0, err
+    line = [a.format(n=number, dir=tmp_path) for a in argv]
+    code, _, err = run(capsys, *line, "--db", str(db))
+    assert code == 2, err
+    assert err.startswith("handfoot: error: ") and err.count("\n") == 1, err
+    assert "internal error" not in err and len(err) < 400
+
+
+@pytest.mark.parametrize("name", ["round.toml", "round.json"])
+def test_a_round_file_number_of_thousands_of_digits_is_one_clear_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str) -> None:
+    db = tmp_path / "s.db"
+    new_game(capsys, db, "hand-and-foot")
+    huge = "9" * 5000
+    text = f"round = {huge}\n" if name.endswith(".toml") else f'{{"round": {huge}}}'
+    code, _, err = run(capsys, "score", "add", "1", "--file", write(tmp_path, text, name),
+                       "--db", str(db))
+    assert code == 2 and err.startswith("handfoot: error: ") and err.count("\n") == 1, err
+    assert "internal error" not in err and len(err) < 400

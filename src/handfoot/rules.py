@@ -570,6 +570,8 @@ def parse_value(key: str, text: str) -> Any:
         if text.startswith(("[", "{")):
             raise RulesError(key, f"cannot read {text!r} as a TOML list or table") from None
         return text
+    except ValueError:  # Python's limit on an integer's digits (4,300), met inside tomllib
+        raise RulesError(key, "a number of thousands of digits is past any value") from None
 
 
 def loads_toml(text: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from handfoot.scorekeeper.edit import apply_set, parse_assignment
 from handfoot.scorekeeper.entry import read_round
 from handfoot.scorekeeper.export import csv_text, game_json, sheet_text
 from handfoot.scorekeeper.game import KeptGame, make_seating, summary
-from handfoot.scorekeeper.names import check_text
+from handfoot.scorekeeper.names import check_text, shown
 from handfoot.scorekeeper.prompt import Asker, ask_round
 from handfoot.scorekeeper.roundfile import entry_to_raw, load_round_file, round_toml, template
 from handfoot.scorekeeper.store import DEFAULT_WAIT, ScoreFileBusy, Store, default_db_path
@@ -336,7 +336,7 @@ def run_edit(args: argparse.Namespace) -> int:
         try:
             entry = apply_set(game.rules, game.seating, team, entry, path, value)
         except ScoreError as err:
-            raise ScoreError(f"--set {text}: {err}") from None
+            raise ScoreError(f"--set {shown(text)}: {err}") from None
     diff = store.replace_entry(game, args.round, team, entry)
     if args.json:
         print(json.dumps({"changes": [{"field": f, "old": o, "new": n} for f, o, n in diff],

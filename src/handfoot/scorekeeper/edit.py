@@ -19,6 +19,7 @@ from .entry import (
     packet_keys,
     read_team,
 )
+from .names import shown
 
 _SCALARS = ("red_threes_laid", "melded_points", "went_out", *PENALTY_COUNTS, "other_penalties")
 
@@ -26,11 +27,11 @@ _SCALARS = ("red_threes_laid", "melded_points", "went_out", *PENALTY_COUNTS, "ot
 def parse_assignment(text: str) -> tuple[str, Any]:
     path, sep, value = text.partition("=")
     if not sep or not path.strip():
-        raise ScoreError(f"--set {text!r}: expected FIELD=VALUE, e.g. canastas.clean=2")
+        raise ScoreError(f"--set {shown(text)!r}: expected FIELD=VALUE, e.g. canastas.clean=2")
     try:
         return path.strip(), parse_value(path.strip(), value.strip())
     except RulesError as err:
-        raise ScoreError(f"--set {text!r}: {err}") from None
+        raise ScoreError(f"--set {shown(text)!r}: {err}") from None
 
 
 def apply_set(rules: Rules, seating: Seating, team: int, entry: Mapping[str, Any], path: str,

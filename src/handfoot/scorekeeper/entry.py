@@ -29,7 +29,7 @@ from handfoot.tables import tables_for
 
 from . import ScoreError
 from .bounds import VALUE_GROUPS, Shoe, shoe_of
-from .names import check_text
+from .names import check_text, shown, whole_number
 
 T = TypeVar("T")
 
@@ -55,8 +55,9 @@ class Seating:
             raise ScoreError(f"there is no team {ref}: the teams are numbered 1 to "
                              f"{len(self.teams)}")
         text = str(ref).strip()
-        if text.isdigit():
-            return self.team_number(int(text))
+        number = whole_number(text, "team")
+        if number is not None:
+            return self.team_number(number)
         return _find_name(text, self.teams, "team")
 
     def player_number(self, team: int, ref: object) -> int:
@@ -68,8 +69,9 @@ class Seating:
             raise ScoreError(f"{self.teams[team]} has no player {ref}: its players are "
                              f"numbered 1 to {len(names)}")
         text = str(ref).strip()
-        if text.isdigit():
-            return self.player_number(team, int(text))
+        number = whole_number(text, f"player of {self.teams[team]}")
+        if number is not None:
+            return self.player_number(team, number)
         return _find_name(text, names, f"player of {self.teams[team]}")
 
 
@@ -82,7 +84,7 @@ def _find_name(text: str, names: Sequence[str], what: str) -> int:
     if len(starts) == 1:
         return starts[0]
     listed = ", ".join(repr(n) for n in names)
-    raise ScoreError(f"no {what} is called {text!r} (known: {listed})")
+    raise ScoreError(f"no {what} is called {shown(text)!r} (known: {listed})")
 
 
 def packet_keys(rules: Rules) -> tuple[str, ...]:
@@ -102,8 +104,9 @@ def canasta_kinds_asked(rules: Rules) -> list[str]:
 # ------------------------------------------------------------------ reading an entry
 def _count(field: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().isdigit():
-            return int(value.strip())
+        number = whole_number(value, field) if isinstance(value, str) else None
+        if number is not None:
+            return number
         raise ScoreError(f"{field}: expected a whole number, got {value!r}")
     if value < 0:
         raise ScoreError(f"{field}: cannot be negative ({value})")

@@ -25,3 +25,25 @@ def check_text(field: str, text: str, most: int = 80) -> str:
     if len(clean) > most:
         raise ScoreError(f"{field}: {len(clean)} characters is too long (at most {most})")
     return clean
+
+
+# Past any game, round, team, player or count a score file holds, and within SQLite's 64-bit
+# integers; Python's own limit (4,300 digits) is never reached either.
+MOST_DIGITS = 18
+
+
+def shown(text: str, most: int = 40) -> str:
+    """Text to quote in a message: whole when short, else its start and its length."""
+    return text if len(text) <= most else f"{text[:most - 10]}... ({len(text):,} characters)"
+
+
+def whole_number(text: str, what: str) -> int | None:
+    """The whole number typed (in any script's digits), or None when the text is not one.
+    A number of more digits than any ``what`` could have is refused here, in one line."""
+    text = text.strip()
+    if not text.isdecimal():  # not isdigit: "²" is a digit that int() refuses
+        return None
+    if len(text.lstrip("0")) > MOST_DIGITS:
+        raise ScoreError(f"there is no {what} {shown(text)}: {len(text):,} digits is more "
+                         f"than any {what} has")
+    return int(text)

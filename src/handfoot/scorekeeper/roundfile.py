@@ -32,6 +32,9 @@ def load_round_file(path: Path) -> dict[str, Any]:
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
         raise ScoreError(f"{path}: not valid {path.suffix[1:].upper() or 'TOML'}: {err}") \
             from None
+    except ValueError:  # Python's limit on an integer's digits (4,300), met by the reader
+        raise ScoreError(f"{path}: holds a number of thousands of digits, past any count of "
+                         "a round") from None
 
 
 def entry_to_raw(seating: Seating, team: int, entry: Mapping[str, Any]) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from . import ScoreError
 from .edit import changes
 from .entry import Seating, check_round
 from .game import KeptGame
+from .names import shown, whole_number
 
 T = TypeVar("T")
 
@@ -254,8 +255,9 @@ class Store:
 
     def _find(self, ref: str) -> int:
         text = ref.strip()
-        if text.isdigit():
-            row = self.db.execute("SELECT id FROM games WHERE id = ?", (int(text),)).fetchone()
+        number = whole_number(text, "kept game")
+        if number is not None:
+            row = self.db.execute("SELECT id FROM games WHERE id = ?", (number,)).fetchone()
         else:
             row = self.db.execute("SELECT id FROM games WHERE lower(name) = lower(?) "
                                   "ORDER BY id DESC", (text,)).fetchone()
@@ -263,7 +265,7 @@ class Store:
             count = self.db.execute("SELECT count(*) FROM games").fetchone()[0]
             hint = "`handfoot score list` shows them" if count else \
                 "start one with `handfoot score new`"
-            raise ScoreError(f"no kept game {ref!r} in {self.path} ({hint})")
+            raise ScoreError(f"no kept game {shown(ref)!r} in {self.path} ({hint})")
         return int(row[0])
 
     def load(self, ref: str) -> KeptGame:
