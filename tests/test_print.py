@@ -4,6 +4,7 @@ the game's teams and scores; the rules card fits one page."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,3 +68,107 @@ def test_missing_game_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFix
     code = main(["print", "sheet", "7", "--db", str(tmp_path / "s.db"), "-o",
                  str(tmp_path / "x.pdf")])
     assert code == 2 and "no kept game '7'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- names fit their column
+LONG_NAMES = {
+    "short": "Ann & Bob",
+    "20": "The Card Sharks Club",
+    "40": "The Friday Night Canasta and Cookie Club",
+    "80": ("The Extraordinarily Long-Named Friday Night Card Club of Elm Street, "
+           "Springfield"),
+    "one-word": "Supercalifragilisticexpialidocious-Canasta-Champions-Of-Elm",
+    "accents": "Zoë, Amélie, Søren & Łucja: the Ærøskøbing Crew",
+    "cjk": "山田太郎と李小龍の最強チーム東京支部・大阪支部合同練習会チーム",
+    "emoji": "🎉🎉 Fête & Zoë 👩\u200d👩\u200d👧 the family with a long emoji name 🃏🃏",
+}
+
+
+@pytest.mark.parametrize("room", [60.0, 80.0, 95.0, 120.0])
+@pytest.mark.parametrize("key", list(LONG_NAMES))
+def test_a_fitted_name_stays_within_its_room(key: str, room: float) -> None:
+    from handfoot.print.pdf import ELLIPSIS, NAME_SIZES, fit_name, text_width
+
+    name = LONG_NAMES[key]
+    for font in ("HF-Sans", "HF-Sans-Bold"):
+        size, lines = fit_name(name, room, font)
+        assert NAME_SIZES[-1] <= size <= NAME_SIZES[0]
+        assert 1 <= len(lines) <= 2
+        assert all(text_width(line, size, font) <= room for line in lines), (size, lines)
+        if lines[-1].endswith(ELLIPSIS):  # cut short: what is shown is the name's start
+            shown = "".join(lines)[:-1].replace(" ", "")
+            assert name.replace(" ", "").startswith(shown) and len(shown) >= 10
+        else:
+            assert "".join(lines).replace(" ", "") == name.replace(" ", "")
+    assert fit_name("Ann & Bob", 95.0) == (9.0, ["Ann & Bob"])  # a short name is left alone
+
+
+def _page_layout(path: Path) -> tuple[list[float], list[tuple[float, float, float, str]]]:
+    """The page's vertical grid lines (x) and each line of text: its start x, y, right edge
+    (the width of its runs, in their fonts, from ReportLab's metrics) and its text."""
+    from reportlab.pdfbase import pdfmetrics
+
+    from handfoot.print import fonts
+
+    fonts.register()
+    by_face = {pdfmetrics.getFont(n).face.name.decode(): n
+               for n in (fonts.SANS, fonts.SANS_BOLD, fonts.SANS_OBLIQUE,
+                         *(name for name, _ in fonts._loaded))}
+    page = pypdf.PdfReader(str(path)).pages[0]
+    verticals: set[float] = set()
+    start: list[tuple[float, float]] = []
+    lines: dict[tuple[float, float], list[Any]] = {}
+
+    def before(op: bytes, args: list[Any], cm: list[float], tm: list[float]) -> None:
+        if op == b"m":
+            start[:] = [(float(args[0]), float(args[1]))]
+        elif op == b"l" and start:
+            (x0, y0), x1, y1 = start[0], float(args[0]), float(args[1])
+            if abs(x0 - x1) < 0.01 and abs(y0 - y1) > 1:
+                verticals.add(round(cm[0] * x0 + cm[4], 1))
+
+    def text(chunk: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
+        chunk = chunk.strip("\n")
+        if not chunk or not font:
+            return
+        face = str(font["/BaseFont"]).split("+")[-1]
+        width = pdfmetrics.stringWidth(chunk, by_face[face], size)
+        # pypdf gives every run of a line the line's start: the runs' widths add up.
+        key = (round(cm[4] + tm[4], 1), round(cm[5] + tm[5], 1))
+        line = lines.setdefault(key, [key[0], key[1], key[0], ""])
+        line[2] += width
+        line[3] += chunk
+
+    page.extract_text(visitor_text=text, visitor_operand_before=before)
+    return sorted(verticals), [tuple(line) for line in lines.values()]
+
+
+@pytest.mark.parametrize("filled", [False, True], ids=["blank", "filled"])
+@pytest.mark.parametrize("pair", [("short", "20"), ("40", "80"), ("one-word", "accents"),
+                                  ("cjk", "80")])
+def test_team_names_stay_within_their_column_on_the_sheet(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], filled: bool,
+        pair: tuple[str, str]) -> None:
+    names = [LONG_NAMES[k] for k in pair]
+    out = tmp_path / "sheet.pdf"
+    teams = ["--team", names[0], "--team", names[1]]
+    if filled:
+        db = str(tmp_path / "s.db")
+        blank = tmp_path / "r.toml"
+        blank.write_text("[[teams]]\n[[teams]]\n", encoding="utf-8")
+        assert main(["score", "new", "--rules", "hand-knee-foot", *teams, "--db", db]) == 0
+        assert main(["score", "add", "1", "--file", str(blank), "--db", db]) == 0
+        assert main(["print", "sheet", "1", "--db", db, "-o", str(out)]) == 0
+    else:
+        assert main(["print", "sheet", "--rules", "hand-knee-foot", *teams, "-o",
+                     str(out)]) == 0
+    capsys.readouterr()
+    edges, lines = _page_layout(out)
+    left, right = edges[1], edges[2]  # the team's column: the second between grid lines
+    inside = [ln for ln in lines if left < ln[0] < right]
+    assert len(inside) >= 8  # every round's (and the totals') names were found
+    for _x, _y, end, text in inside:
+        assert end <= right + 0.5, f"{text!r} runs {end - right:.1f} pt past its column"
+    shown = "".join(t for *_, t in inside).replace(" ", "")
+    for name in names:  # each name is there, whole or as its start
+        assert name[:12].replace(" ", "") in shown

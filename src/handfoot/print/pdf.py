@@ -4,6 +4,7 @@ one-page rules card."""
 from __future__ import annotations
 
 import io
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
@@ -28,7 +30,7 @@ from handfoot.scorekeeper.entry import canasta_kinds, canasta_kinds_asked, packe
 from handfoot.scorekeeper.game import KeptGame, summary
 
 from .explain import SECTIONS, clauses, marked, summary_line
-from .fonts import SANS, SANS_BOLD, markup, needs_fallback, register
+from .fonts import SANS, SANS_BOLD, markup, register, runs
 
 GRID = colors.HexColor("#555555")
 SHADE = colors.HexColor("#e8eef4")
@@ -112,10 +114,82 @@ def _styles() -> dict[str, ParagraphStyle]:
     }
 
 
-def _name(text: str, style: ParagraphStyle) -> str | Paragraph:
-    """A name in a table cell: plain text, or a paragraph when some of its characters need
-    a fallback font."""
-    return Paragraph(markup(text), style) if needs_fallback(text) else text
+# A name is set in its cell's type if it fits on one line, else in smaller type, else on two
+# lines of the smallest, the second cut short with an ellipsis: a name never runs into the
+# columns people write in, and never off the page (the scorekeeper allows 80 characters).
+NAME_SIZES = (9.0, 8.0, 7.0)
+NAME_LINES = 2
+ELLIPSIS = "\u2026"
+PAD = 6.0  # a table cell's padding, left and right (ReportLab's default)
+# Characters that belong to the one before: a line is never cut before them.
+_JOINED = frozenset("\u200d\ufe0e\ufe0f") | frozenset(chr(c) for c in range(0x1F3FB, 0x1F400))
+
+
+def text_width(text: str, size: float, font: str = SANS) -> float:
+    """How wide ``text`` is set in ``font`` (or, for a character it lacks, the fallback
+    font that draws it), in points."""
+    return sum(stringWidth(chunk, other or font, size) for other, chunk in runs(text))
+
+
+def _cuttable(text: str, i: int) -> bool:
+    """Whether a line may end before ``text[i]`` (not inside an accented letter or an emoji
+    sequence)."""
+    ch = text[i]
+    return not (unicodedata.combining(ch) or ch in _JOINED or text[i - 1] == "\u200d")
+
+
+def _first_line(text: str, size: float, room: float, font: str) -> int:
+    """How many characters of ``text`` start a line ``room`` points wide: up to the last
+    space that fits, else as many characters as fit (a word longer than the line, or a
+    script written without spaces), at least one."""
+    width = 0.0
+    fits = 0
+    for i, ch in enumerate(text):
+        width += text_width(ch, size, font)
+        if width > room:
+            break
+        fits = i + 1
+    if fits == len(text):
+        return fits
+    spaces = [i for i in range(1, fits + 1) if text[i].isspace()]
+    if spaces:
+        return spaces[-1]
+    cut = next((i for i in range(fits, 0, -1) if _cuttable(text, i)), 0)
+    return max(cut, 1)
+
+
+def fit_name(text: str, room: float, font: str = SANS,
+             largest: float = NAME_SIZES[0]) -> tuple[float, list[str]]:
+    """The type size and the lines a name is set in to fit ``room`` points across, from
+    ``largest`` (the cell's own type) down."""
+    sizes = [largest, *(size for size in NAME_SIZES if size < largest)]
+    for size in sizes:
+        if text_width(text, size, font) <= room:
+            return size, [text]
+    size = sizes[-1]
+    lines: list[str] = []
+    rest = text
+    while rest and len(lines) < NAME_LINES:
+        n = _first_line(rest, size, room, font)
+        lines.append(rest[:n].rstrip())
+        rest = rest[n:].lstrip()
+    if rest:
+        last = lines[-1]
+        while last and text_width(last + ELLIPSIS, size, font) > room:
+            cut = next((i for i in range(len(last) - 1, 0, -1) if _cuttable(last, i)), 0)
+            last = last[:cut].rstrip()
+        lines[-1] = last + ELLIPSIS
+    return size, lines
+
+
+def _name(text: str, style: ParagraphStyle, width: float) -> Paragraph:
+    """A name in a table cell ``width`` points wide, fitted (see NAME_SIZES); each run of
+    characters DejaVu lacks is set in a font that has them."""
+    font = SANS_BOLD if style.fontName == SANS_BOLD else SANS
+    size, lines = fit_name(text, width - 2 * PAD, font, style.fontSize)
+    fitted = ParagraphStyle(f"{style.name}-{size:g}", parent=style, fontSize=size,
+                            leading=size * 1.17)
+    return Paragraph("<br/>".join(markup(line) for line in lines), fitted)
 
 
 def _by_clause(lines: list[dict[str, Any]], clause: str) -> int | None:
@@ -137,8 +211,8 @@ def _signed(n: int | None) -> str:
     return "" if n is None else _n(n)
 
 
-def _team_rows(rules: Rules, row: dict[str, Any], name: str | Paragraph,
-               kinds: list[str], style: ParagraphStyle) -> list[list[Any]]:
+def _team_rows(rules: Rules, row: dict[str, Any], name: Paragraph, kinds: list[str],
+               style: ParagraphStyle, went_width: float) -> list[list[Any]]:
     """A kept team's round as two labelled rows: what was counted (canastas, red threes,
     who went out, threes held) and the points each column is worth."""
     e = row["entry"]
@@ -156,7 +230,7 @@ def _team_rows(rules: Rules, row: dict[str, Any], name: str | Paragraph,
         "", name, "count", *(str(counts[k]) if counts.get(k) else "" for k in kinds),
         str(e["red_threes_laid"] or ""),
         f"{sum(cards.values())} cards" if cards else "",
-        _name(row["went_out"], style) if row["went_out"] else "", "", held,
+        _name(row["went_out"], style, went_width) if row["went_out"] else "", "", held,
         " + ".join(penalties), "", "",
     ]
     points_row = [
@@ -167,6 +241,19 @@ def _team_rows(rules: Rules, row: dict[str, Any], name: str | Paragraph,
         _n(row["total"]), _n(row["running_total"]),
     ]
     return [count_row, points_row]
+
+
+def sheet_widths(kinds: int, filled: bool) -> list[float]:
+    """The score sheet's column widths in points: round, team, (row label,) a column per
+    canasta kind, red threes, melded cards, went out, left in, threes held, penalties, round
+    score and running total; narrowed together to fit the page."""
+    # The team's column takes what "Left in" can spare (its heading wraps, its figures are
+    # short), so a 40-character name fits on two lines.
+    widths = [0.85 * inch, 1.6 * inch, *([0.45 * inch] * filled),
+              *([0.55 * inch] * kinds), 0.7 * inch, 0.62 * inch, 0.62 * inch,
+              0.7 * inch, 0.62 * inch, 0.65 * inch, 0.65 * inch, 0.75 * inch]
+    scale = min(1.0, (10.2 * inch) / sum(widths))
+    return [w * scale for w in widths]
 
 
 def _sheet(rules: Rules, teams: list[str], game: KeptGame | None) -> list[Flowable]:
@@ -182,6 +269,8 @@ def _sheet(rules: Rules, teams: list[str], game: KeptGame | None) -> list[Flowab
             f"Went out\n{_n(rules.going_out_bonus)}",
             "Left in\n" + ", ".join(keys), "Threes\nheld", "Penalties", "Round\nscore",
             "Running\ntotal"]
+    widths = sheet_widths(len(kinds), filled)
+    team_width, went_width = widths[1], widths[len(label) + len(kinds) + 4]
     # Headings as paragraphs, so a long one ("Left in hand, knee, foot") wraps in its column.
     rows: list[list[Any]] = [[Paragraph(markup(h).replace("\n", "<br/>"), st["head"])
                               for h in head]]
@@ -205,7 +294,7 @@ def _sheet(rules: Rules, teams: list[str], game: KeptGame | None) -> list[Flowab
         first = len(rows)
         rnd = by_round.get(r)
         for team, name in enumerate(teams):
-            cell = _name(name, st["cell"])
+            cell = _name(name, st["cell"], team_width)
             if rnd is None:
                 text = f"Round {r}\nmin {minimum_text(rules, r)}"
                 if game is not None and rules.opening_by == "score":
@@ -217,7 +306,7 @@ def _sheet(rules: Rules, teams: list[str], game: KeptGame | None) -> list[Flowab
                 heights.append(0.5 * inch if not filled else 0.34 * inch)
                 continue
             row = rnd["teams"][team]
-            pair = _team_rows(rules, row, cell, kinds, st["small"])
+            pair = _team_rows(rules, row, cell, kinds, st["small"], went_width)
             shown = f"min {_n(row['opening_minimum'])}"
             differ = len({t["opening_minimum"] for t in rnd["teams"]}) > 1
             pair[0][0] = f"Round {r}\n{shown}" if team == 0 else (shown if differ else "")
@@ -236,18 +325,14 @@ def _sheet(rules: Rules, teams: list[str], game: KeptGame | None) -> list[Flowab
     if data:
         first = len(rows)
         for name, score in zip(teams, data["totals"], strict=True):
-            rows.append(["Total" if name == teams[0] else "", _name(name, st["bold"]),
-                         *([""] * (len(head) - 3)), _n(score)])
-            heights.append(0.3 * inch)
+            rows.append(["Total" if name == teams[0] else "",
+                         _name(name, st["bold"], team_width), *([""] * (len(head) - 3)),
+                         _n(score)])
+            heights.append(0.34 * inch)  # room for a name on two lines
         if len(teams) > 1:
             style.append(("SPAN", (0, first), (0, len(rows) - 1)))
         style.append(("FONT", (0, first), (-1, len(rows) - 1), SANS_BOLD, 9))
-    widths = [0.85 * inch, 1.45 * inch, *([0.45 * inch] * len(label)),
-              *([0.55 * inch] * len(kinds)), 0.7 * inch, 0.62 * inch, 0.62 * inch,
-              0.85 * inch, 0.62 * inch, 0.65 * inch, 0.65 * inch, 0.75 * inch]
-    scale = min(1.0, (10.2 * inch) / sum(widths))
-    table = Table(rows, colWidths=[w * scale for w in widths], rowHeights=heights,
-                  repeatRows=1)
+    table = Table(rows, colWidths=widths, rowHeights=heights, repeatRows=1)
     table.setStyle(TableStyle(style))
     flow: list[Flowable] = [
         Paragraph(f"{_title(rules)} score sheet", st["title"]),
