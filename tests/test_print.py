@@ -3,6 +3,7 @@ the game's teams and scores; the rules card fits one page."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -172,3 +173,91 @@ def test_team_names_stay_within_their_column_on_the_sheet(
     shown = "".join(t for *_, t in inside).replace(" ", "")
     for name in names:  # each name is there, whole or as its start
         assert name[:12].replace(" ", "") in shown
+
+
+# ---------------------------------------------------------------- print's arguments
+class _Pipe(io.TextIOWrapper):
+    """Standard output as a pipe (or, with ``tty``, a terminal), its bytes kept."""
+
+    def __init__(self, tty: bool = False) -> None:
+        super().__init__(io.BytesIO(), encoding="utf-8")
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def written(self) -> bytes:
+        self.flush()
+        raw = self.buffer
+        assert isinstance(raw, io.BytesIO)
+        return raw.getvalue()
+
+
+@pytest.mark.parametrize("argv", [["print", "sheet", "--team", "Ann & Bob", "--team", "Cy"],
+                                  ["print", "card", "--rules", "hand-knee-foot"]],
+                         ids=["sheet", "card"])
+def test_output_dash_writes_the_pdf_to_standard_output(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    pipe = _Pipe()
+    monkeypatch.setattr("sys.stdout", pipe)
+    assert main([*argv, "-o", "-"]) == 0
+    data = pipe.written()
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    assert not (tmp_path / "-").exists()  # no file called "-"
+    (tmp_path / "out.pdf").write_bytes(data)
+    assert pypdf.PdfReader(str(tmp_path / "out.pdf")).pages
+
+
+def test_output_dash_to_a_terminal_is_refused_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    pipe = _Pipe(tty=True)
+    monkeypatch.setattr("sys.stdout", pipe)
+    assert main(["print", "sheet", "-o", "-"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("handfoot: error: ") and err.count("\n") == 1 and "terminal" in err
+    assert pipe.written() == b"" and not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("teams", [
+    ["Ann\x1b[31m", "Cy"], ["Ann\u202e", "Cy"], ["Ann\nBob", "Cy"], ["Ann", ""], ["Ann", "ann"],
+    ["A" * 81, "Cy"], ["Ann"],
+], ids=["escape", "direction-override", "newline", "empty", "same", "81-chars", "one-team"])
+def test_print_sheet_team_names_are_checked_as_score_new_checks_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], teams: list[str]) -> None:
+    out = tmp_path / "sheet.pdf"
+    argv = [a for t in teams for a in ("--team", t)]
+    assert main(["score", "new", *argv, "--db", str(tmp_path / "s.db")]) == 2
+    refused = capsys.readouterr().err
+    assert main(["print", "sheet", *argv, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == refused  # the one check, the same words
+    assert err.startswith("handfoot: error: --team") and err.count("\n") == 1
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("extra", [["--team", "X", "--team", "Y"], ["--rules", "hand-knee-foot"],
+                                   ["--set", "pile_take=7"], ["--players", "6"]],
+                         ids=["team", "rules", "set", "players"])
+def test_a_kept_games_sheet_refuses_a_blank_sheets_options_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str]) -> None:
+    db = str(tmp_path / "s.db")
+    assert main(["score", "new", "--team", "Ann & Bob", "--team", "Cy & Di", "--db", db]) == 0
+    capsys.readouterr()
+    out = tmp_path / "sheet.pdf"
+    assert main(["print", "sheet", "1", *extra, "--db", db, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("handfoot: error: ") and err.count("\n") == 1
+    assert extra[0] in err and "kept game" in err
+    assert not out.exists()
+
+
+def test_a_blank_sheet_refuses_db_without_a_game(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sheet.pdf"
+    assert main(["print", "sheet", "--db", str(tmp_path / "s.db"), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("handfoot: error: ") and "--db" in err and "GAME" in err
+    assert not out.exists()

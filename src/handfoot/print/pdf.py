@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import unicodedata
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import landscape, letter
@@ -355,18 +355,19 @@ def _sheet(rules: Rules, teams: list[str], game: KeptGame | None) -> list[Flowab
     return flow
 
 
-def score_sheet(rules: Rules, path: Path, teams: list[str] | None = None) -> None:
+def score_sheet(rules: Rules, path: Path | BinaryIO, teams: list[str] | None = None) -> None:
     """A blank sheet: a row per team per round, the round minimums and canasta values."""
     names = teams or [f"Team {i}" for i in range(1, rules.teams + 1)]
     _build_sheet(path, _sheet(rules, names, None), rules)
 
 
-def filled_sheet(game: KeptGame, path: Path) -> None:
+def filled_sheet(game: KeptGame, path: Path | BinaryIO) -> None:
     _build_sheet(path, _sheet(game.rules, list(game.seating.teams), game), game.rules)
 
 
-def _build_sheet(path: Path, flow: list[Flowable], rules: Rules) -> None:
-    doc = SimpleDocTemplate(str(path), pagesize=landscape(letter), leftMargin=0.4 * inch,
+def _build_sheet(path: Path | BinaryIO, flow: list[Flowable], rules: Rules) -> None:
+    doc = SimpleDocTemplate(str(path) if isinstance(path, Path) else path,
+                            pagesize=landscape(letter), leftMargin=0.4 * inch,
                             rightMargin=0.4 * inch, topMargin=0.4 * inch,
                             bottomMargin=0.4 * inch, title=f"{_title(rules)} score sheet",
                             author="handfoot", initialFontName=register())
@@ -404,7 +405,7 @@ def _card_flow(rules: Rules, base: str | None, size: float) -> list[Flowable]:
     return flow
 
 
-def rules_card(rules: Rules, path: Path, base: str | None = None) -> int:
+def rules_card(rules: Rules, path: Path | BinaryIO, base: str | None = None) -> int:
     """The complete rules on one page, in two columns; the type shrinks until they fit.
     Returns the number of pages (1 unless even the smallest type overflows)."""
     pages = 0
@@ -413,7 +414,10 @@ def rules_card(rules: Rules, path: Path, base: str | None = None) -> int:
         pages = _build_card(buf, rules, base, size)
         if pages == 1:
             break
-    path.write_bytes(buf.getvalue())
+    if isinstance(path, Path):
+        path.write_bytes(buf.getvalue())
+    else:
+        path.write(buf.getvalue())
     return pages
 
 
