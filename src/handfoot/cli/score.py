@@ -18,7 +18,7 @@ from handfoot.scorekeeper.edit import apply_set, parse_assignment
 from handfoot.scorekeeper.entry import read_round
 from handfoot.scorekeeper.export import csv_text, game_json, sheet_text
 from handfoot.scorekeeper.game import KeptGame, make_seating, summary
-from handfoot.scorekeeper.names import check_text, shown
+from handfoot.scorekeeper.names import check_text, shown, whole_number
 from handfoot.scorekeeper.prompt import Asker, ask_round
 from handfoot.scorekeeper.roundfile import entry_to_raw, load_round_file, round_toml, template
 from handfoot.scorekeeper.store import DEFAULT_WAIT, ScoreFileBusy, Store, default_db_path
@@ -59,7 +59,7 @@ def add_parser(subparsers: Any) -> None:
 
     edit = commands.add_parser("edit", help="change an entered round (the change is logged)")
     edit.add_argument("game", metavar="GAME")
-    edit.add_argument("round", metavar="ROUND", type=int)
+    edit.add_argument("round", metavar="ROUND", type=_round_number)
     edit.add_argument("team", metavar="TEAM", help="the team's number or name")
     edit.add_argument("--set", dest="assignments", action="append", default=[], required=True,
                       metavar="FIELD=VALUE",
@@ -88,9 +88,21 @@ def add_parser(subparsers: Any) -> None:
     tmpl = commands.add_parser("template", help="print a blank round file for a game, or an "
                                "entered round as a file")
     tmpl.add_argument("game", metavar="GAME")
-    tmpl.add_argument("--round", type=int, metavar="N", help="an entered round, as a file")
+    tmpl.add_argument("--round", type=_round_number, metavar="N",
+                      help="an entered round, as a file")
     _db(tmpl)
     tmpl.set_defaults(run=_guard(run_template))
+
+
+def _round_number(text: str) -> int:
+    """A round's number as typed; a long one is quoted by its start (argparse quotes all)."""
+    try:
+        number = whole_number(text, "round")
+    except ScoreError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    if number is None:
+        raise argparse.ArgumentTypeError(f"expected a round number, got {shown(text)!r}")
+    return number
 
 
 def _db_and_json(parser: argparse.ArgumentParser) -> None:
