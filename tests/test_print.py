@@ -145,8 +145,9 @@ def _page_layout(path: Path) -> tuple[list[float], list[tuple[float, float, floa
 
 
 @pytest.mark.parametrize("filled", [False, True], ids=["blank", "filled"])
-@pytest.mark.parametrize("pair", [("short", "20"), ("40", "80"), ("one-word", "accents"),
-                                  ("cjk", "80")])
+@pytest.mark.parametrize("pair", [
+    pytest.param(("short", "20"), marks=pytest.mark.slow), ("40", "80"),
+    pytest.param(("one-word", "accents"), marks=pytest.mark.slow), ("cjk", "80")])
 def test_team_names_stay_within_their_column_on_the_sheet(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], filled: bool,
         pair: tuple[str, str]) -> None:
@@ -193,9 +194,11 @@ class _Pipe(io.TextIOWrapper):
         return raw.getvalue()
 
 
-@pytest.mark.parametrize("argv", [["print", "sheet", "--team", "Ann & Bob", "--team", "Cy"],
-                                  ["print", "card", "--rules", "hand-knee-foot"]],
-                         ids=["sheet", "card"])
+@pytest.mark.parametrize("argv", [
+    pytest.param(["print", "sheet", "--team", "Ann & Bob", "--team", "Cy"], id="sheet"),
+    pytest.param(["print", "card", "--rules", "hand-knee-foot"], id="card",
+                 marks=pytest.mark.slow),  # the card is set in several sizes: over a second
+])
 def test_output_dash_writes_the_pdf_to_standard_output(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:
     monkeypatch.chdir(tmp_path)
