@@ -6,6 +6,8 @@ from __future__ import annotations
 import doctest
 from pathlib import Path
 
+import pytest
+
 import handfoot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,3 +45,19 @@ def test_a_game_says_where_it_stands() -> None:
     assert repr(game) == "<Game hand-knee-foot, round 1/4, turn 1, seat 1, draw>"
     game.apply("draw")
     assert "meld" in repr(game)
+
+
+def test_game_new_refuses_an_impossible_game_with_a_handfoot_error() -> None:
+    rules = handfoot.preset("hand-and-foot")
+    for kwargs in ({}, {"seed": 1, "first_round": 9}, {"seed": 1, "first_dealer": 4}):
+        with pytest.raises(handfoot.GameSetupError):
+            handfoot.Game.new(rules, **kwargs)  # type: ignore[arg-type]
+    assert issubclass(handfoot.GameSetupError, handfoot.HandfootError)
+
+
+def test_the_front_ends_errors_about_values_join_the_one_error_tree() -> None:
+    from handfoot.server.keeping import KeepingError
+    from handfoot.tui import PlayError
+
+    assert issubclass(PlayError, handfoot.HandfootError)
+    assert issubclass(KeepingError, handfoot.HandfootError)

@@ -578,7 +578,7 @@ def test_a_lay_down_of_several_melds_is_one_action(server: Server) -> None:
 def test_an_action_the_database_refuses_is_not_applied_nor_sent(server: Server) -> None:
     """Commit, then send: when storing fails, nobody hears of the action and the table goes
     back to what the database holds."""
-    from handfoot.server.storage import StorageError
+    from handfoot.server.database import StorageError
 
     async def go() -> None:
         made, clients = await seated(server, {0: "Ann", 1: "Cy"}, bot_pace=5)

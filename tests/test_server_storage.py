@@ -17,8 +17,9 @@ from handfoot.bots.heuristic import HeuristicBot
 from handfoot.cli.main import main as cli
 from handfoot.presets import preset
 from handfoot.server.client import TableClient
+from handfoot.server.database import StorageError
 from handfoot.server.keeping import GameKeeper, header_mapping, record_mapping
-from handfoot.server.storage import ActionRow, SeatRow, Storage, StorageError, TableRow
+from handfoot.server.storage import ActionRow, SeatRow, Storage, TableRow
 from handfoot.views import view
 from server_helpers import heuristic_choice, running_server
 

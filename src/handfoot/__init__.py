@@ -37,7 +37,7 @@ from .actions import (
 from .cards import CardError
 from .clauses import CLAUSES, IllegalAction
 from .deal import Deal, DealError
-from .engine import Game
+from .engine import Game, GameSetupError
 from .errors import HandfootError
 from .events import EVENT_TYPES, Event
 from .narrate import describe
@@ -70,6 +70,7 @@ __all__ = [
     "Draw",
     "Event",
     "Game",
+    "GameSetupError",
     "HandfootError",
     "IllegalAction",
     "Knock",

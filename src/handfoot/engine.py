@@ -37,6 +37,7 @@ from .actions import (
 from .cards import BLACK_THREE, JOKER, RED_THREE, TWO, WILD_SLOT
 from .clauses import IllegalAction
 from .deal import Deal
+from .errors import HandfootError
 from .events import Event, Refusal
 from .flow import settle as _settle
 from .rules import Rules
@@ -52,6 +53,11 @@ _DRAW, _MELD, _ANSWER, _PILE_OPENING, _GAME_OVER = (
     Phase.DRAW, Phase.MELD, Phase.ANSWER, Phase.PILE_OPENING, Phase.GAME_OVER)
 _YES = AskState.YES
 _new_tuple = tuple.__new__
+
+
+class GameSetupError(HandfootError):
+    """A game asked for with settings no game can have (no seed and no deal, a round or a
+    dealer outside the rules)."""
 
 
 class Game(State):
@@ -78,11 +84,11 @@ class Game(State):
         ``reshuffles``: by round, the new stock (top first) of each time the pile is shuffled
         into a new stock (9.3), as a record gives them; later ones follow from the seed."""
         if seed is None and not deals:
-            raise ValueError("a game needs a seed or at least one explicit deal")
+            raise GameSetupError("a game needs a seed or at least one explicit deal")
         if not 1 <= first_round <= rules.rounds:
-            raise ValueError(f"first_round must be 1 to {rules.rounds}")
+            raise GameSetupError(f"first_round must be 1 to {rules.rounds}")
         if not 0 <= first_dealer < rules.players:
-            raise ValueError(f"first_dealer must be a seat from 0 to {rules.players - 1}")
+            raise GameSetupError(f"first_dealer must be a seat from 0 to {rules.players - 1}")
         g = cls.__new__(cls)
         g.rules = rules
         g.t = tables_for(rules)

@@ -38,9 +38,9 @@ HELP = """Type an action as the engine writes it, or a command:
 
 
 def seats_file() -> Path:
-    from handfoot.scorekeeper.store import default_db_path
+    from handfoot.userdata import data_folder
 
-    return default_db_path().parent / "seats.json"
+    return data_folder() / "seats.json"
 
 
 def _load_tokens() -> dict[str, str]:

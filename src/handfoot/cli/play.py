@@ -21,6 +21,7 @@ from typing import Any
 from handfoot.bots import BOTS, BotError, is_bot
 from handfoot.record import Record, Seat
 from handfoot.tui.session import DEFAULT_BOT, HUMAN_NAME
+from handfoot.userdata import data_folder
 
 from .common import UserError, add_rules_options, read_record, rules_from_args
 
@@ -67,14 +68,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def data_dir() -> Path:
-    """The user data folder for saved games, by the platform's custom."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "handfoot" / "games"
+    """The folder for saved games, in handfoot's data folder."""
+    return data_folder() / "games"
 
 
 def default_save_path(seed: int, folder: Path | None = None) -> Path:

@@ -43,7 +43,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from handfoot.server.storage import StorageError, describe_target
+    from handfoot.server.database import StorageError
+    from handfoot.server.storage import describe_target
 
     if args.export is not None:
         return asyncio.run(_export(args))
@@ -98,7 +99,8 @@ def _check_listen(host: str, port: int) -> None:
 
 async def _check_database(db: str | None) -> None:
     """Open the database (creating its tables) before serving, so a bad --db is one line."""
-    from handfoot.server.storage import Storage, StorageError
+    from handfoot.server.database import StorageError
+    from handfoot.server.storage import Storage
 
     try:
         storage = await Storage.open(db)
@@ -108,8 +110,9 @@ async def _check_database(db: str | None) -> None:
 
 
 async def _export(args: argparse.Namespace) -> int:
+    from handfoot.server.database import StorageError
     from handfoot.server.keeping import KeepingError, export_json
-    from handfoot.server.storage import Storage, StorageError
+    from handfoot.server.storage import Storage
 
     try:
         storage = await Storage.open(args.db)

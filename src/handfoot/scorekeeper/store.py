@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from handfoot.rules import Rules
+from handfoot.userdata import data_folder
 
 from . import ScoreError
 from .edit import changes
@@ -74,9 +74,8 @@ class ScoreFileBusy(ScoreError):
 
 
 def default_db_path() -> Path:
-    """``$XDG_DATA_HOME/handfoot/scores.sqlite3``, by default under ~/.local/share."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "handfoot" / "scores.sqlite3"
+    """``scores.sqlite3`` in handfoot's data folder ($XDG_DATA_HOME/handfoot on Linux)."""
+    return data_folder() / "scores.sqlite3"
 
 
 def _now() -> str:

@@ -30,12 +30,13 @@ from handfoot.rules import Rules, RulesError
 
 from . import protocol as p
 from .connection import Connection
+from .database import StorageError
 from .drivers import BOTS, BotRunner
 from .keeping import KeepingError, export_json
 from .rules_form import explained, options, presets
 from .seats import bot_levels
 from .stats import Stats
-from .storage import SeatRow, Storage, StorageError, TableRow
+from .storage import SeatRow, Storage, TableRow
 from .table import LOBBY, Table
 from .tokens import looks_like_host_token, new_host_token, new_table_id, token_hash
 

@@ -15,6 +15,7 @@ from typing import Any
 from handfoot.actions import Action
 from handfoot.deal import Deal
 from handfoot.engine import Game
+from handfoot.errors import HandfootError
 from handfoot.events import Event
 from handfoot.record import (
     FORMAT,
@@ -28,7 +29,7 @@ from handfoot.record import (
 from handfoot.rules import Rules
 
 
-class KeepingError(ValueError):
+class KeepingError(HandfootError):
     """A stored game that does not replay."""
 
 

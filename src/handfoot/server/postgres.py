@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 
-from .storage import StorageError
+from .database import StorageError
 
 _SCHEMA_LOCK = 0x68616E64  # an arbitrary number naming handfoot's schema lock
 _PLACEHOLDER = re.compile(r"\?")

@@ -16,7 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
+
+from handfoot.userdata import data_folder
+
+from .database import Database, StorageError
+from .sqlite import SQLiteDatabase
 
 if TYPE_CHECKING:
     from .stats import Stats
@@ -71,63 +76,9 @@ SCHEMA = (
 )
 
 
-class StorageError(RuntimeError):
-    """The database failed or holds something unreadable."""
-
-
-class Database(Protocol):
-    async def run(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> int:
-        """Run the statements in one transaction; the rows the last one changed."""
-        ...
-
-    async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
-
-    async def close(self) -> None: ...
-
-
-class SQLiteDatabase:
-    """One connection, used from the event loop: a commit in WAL mode takes tens of
-    microseconds, less than handing it to a thread would.  ``synchronous = NORMAL`` keeps every
-    commit through a crash of the process (SIGKILL); only a power cut can lose the last ones."""
-
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._conn.execute("PRAGMA journal_mode = WAL")
-        self._conn.execute("PRAGMA synchronous = NORMAL")
-        self._conn.execute("PRAGMA foreign_keys = ON")
-        self._conn.execute("PRAGMA busy_timeout = 5000")
-
-    async def run(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> int:
-        conn = self._conn
-        changed = 0
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            for sql, params in steps:
-                changed = conn.execute(sql, tuple(params)).rowcount
-            conn.execute("COMMIT")
-        except sqlite3.Error as err:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise StorageError(f"SQLite: {err}") from err
-        return changed
-
-    async def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        try:
-            return self._conn.execute(sql, tuple(params)).fetchall()
-        except sqlite3.Error as err:
-            raise StorageError(f"SQLite: {err}") from err
-
-    async def close(self) -> None:
-        self._conn.close()
-
-
 def default_path() -> Path:
-    """``tables.sqlite3`` beside the scorekeeper's database, in the user data folder."""
-    from handfoot.scorekeeper.store import default_db_path
-
-    return default_db_path().parent / "tables.sqlite3"
+    """``tables.sqlite3`` in handfoot's data folder, beside the scorekeeper's score file."""
+    return data_folder() / "tables.sqlite3"
 
 
 def describe_target(target: str | None) -> str:

@@ -39,6 +39,7 @@ from ..cards import (
 )
 from ..clauses import CLAUSES
 from ..engine import Game
+from ..errors import HandfootError
 from ..events import (
     Answered,
     AskedToGoOut,
@@ -86,7 +87,7 @@ def _draw_hands(record: Record, human: int, last: int) -> list[_Hands]:
 _Hands = tuple[tuple[int, ...], tuple[int, ...]] | None  # the person's, before and after a draw
 
 
-class PlayError(ValueError):
+class PlayError(HandfootError):
     """A step the person asked for that cannot be built (not a rules refusal)."""
 
 
