@@ -229,6 +229,10 @@ def load_record(text: str) -> Record:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise RecordError("(file)", f"not valid JSON: {err}") from None
+    except RecursionError:
+        # Python's JSON reader recurses once per bracket; a record nests five deep at most.
+        raise RecordError("(file)", "brackets nested too deeply; "
+                          "no game record nests so deep") from None
     return record_from_mapping(data)
 
 

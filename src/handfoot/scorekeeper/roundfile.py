@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from handfoot.files import ROUND_FILE, InputFileError, read_text
 from handfoot.rules import Rules, dump_toml
 
 from . import ScoreError
@@ -17,11 +18,9 @@ from .entry import Seating, packet_keys
 
 def load_round_file(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ScoreError(f"cannot read {path}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise ScoreError(f"cannot read {path}: not UTF-8 text") from None
+        text = read_text(path, ROUND_FILE)
+    except InputFileError as err:
+        raise ScoreError(str(err)) from None
     try:
         if path.suffix.lower() == ".json":
             data = json.loads(text)
@@ -32,6 +31,9 @@ def load_round_file(path: Path) -> dict[str, Any]:
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
         raise ScoreError(f"{path}: not valid {path.suffix[1:].upper() or 'TOML'}: {err}") \
             from None
+    except RecursionError:  # the readers recurse once per bracket
+        raise ScoreError(f"{path}: brackets nested too deeply; no "
+                         "round file nests so deep") from None
 
 
 def entry_to_raw(seating: Seating, team: int, entry: Mapping[str, Any]) -> dict[str, Any]:
