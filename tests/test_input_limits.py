@@ -168,3 +168,38 @@ def test_the_server_answers_deep_json_as_bad_input() -> None:
     body = json.dumps({"file": "quota = " + "[" * 60_000}).encode()
     reply = asyncio.run(app.explain_rules(_Request(body)))  # type: ignore[arg-type]
     assert reply.status_code == 400 and b"nested too deeply" in reply.body, reply.body[:300]
+
+
+# ------------------------------------------------------------------------- long actions
+LONG = 1_000_000
+
+
+@pytest.mark.parametrize("text", [
+    "x" * LONG,  # an unknown verb
+    "discard " + "K" * LONG,  # an unknown card
+    "meld " + "K " * (LONG // 2) + "Q",  # mixed ranks
+    "lay Q Q Q, " + "Z" * LONG,
+    "meld wild" + "q" * LONG + ": K",
+])
+def test_an_error_quotes_only_an_excerpt_of_a_long_action(text: str) -> None:
+    from handfoot.actions import ActionSyntaxError, parse_action
+
+    with pytest.raises(ActionSyntaxError) as err:
+        parse_action(text)
+    assert len(str(err.value)) < 300 and "characters)" in str(err.value), str(err.value)[:300]
+    with pytest.raises(ActionSyntaxError) as err:
+        parse_action("draw " + "y" * LONG)
+    assert len(str(err.value)) < 300
+
+
+def test_replay_quotes_only_an_excerpt_of_a_long_action(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    example = json.loads((ROOT / "examples" / "hf-worked-round-1935.json").read_text("utf-8"))
+    for action in ("q" * LONG, "meld " + "K " * (LONG // 2)):  # bad text; legal text, illegal
+        example["rounds"][0]["actions"][0][1] = action
+        path = tmp_path / "long.json"
+        path.write_text(json.dumps(example), encoding="utf-8")
+        code = main(["replay", str(path)])
+        out, err = capsys.readouterr()
+        assert code in (1, 2) and len(out + err) < 2000, (out + err)[:500]
+        assert "characters)" in out + err
