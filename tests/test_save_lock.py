@@ -137,3 +137,21 @@ def test_real_play_sessions_in_terminals(saved: Path) -> None:
                            stdin=subprocess.DEVNULL, capture_output=True, text=True,
                            timeout=60, env=ENV)
     assert third.returncode == 2 and "needs a terminal" in third.stderr, third.stderr
+
+
+def test_the_next_game_at_the_table_moves_the_lock_to_its_own_file(saved: Path) -> None:
+    from handfoot.cli import play
+    from handfoot.presets import preset
+    from handfoot.tui.session import Session
+
+    session = Session.new(preset("hand-and-foot"), 5, ["basic"], save_path=saved)
+    play.hold_save_file(saved)
+    try:
+        following = play.next_game(session)
+        assert following.save_path.parent == saved.parent and following.save_path != saved
+        assert not lock_path(saved).exists()
+        with pytest.raises(FileInUse):
+            SaveLock.acquire(following.save_path)
+    finally:
+        play.hold_save_file(None)
+    assert not lock_path(following.save_path).exists()
