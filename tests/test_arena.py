@@ -160,3 +160,39 @@ def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str], args: list[str
     assert out == ""
     assert message in err
     assert err.startswith("handfoot: error:")
+
+
+def _report(bots: list[str], score: float = 12_345.6) -> dict[str, object]:
+    """A report as run_arena makes it, with figures as wide as real ones get."""
+    iv = {"value": 0.5, "low": 0.094, "high": 0.905}
+    wide = {"value": -score, "low": -score - 4000.5, "high": score + 4000.5}
+    elo = {"value": -1234.0, "low": -2345.0, "high": 1111.0}
+    pairs = [{"a": a, "b": b, "games": 2000, "wins": 1000, "draws": 0, "losses": 1000,
+              "points": 1000, "win_rate": iv, "score_diff": wide, "paired_diff": wide,
+              "elo": elo} for i, a in enumerate(bots) for b in bots[i + 1:]]
+    ratings = [{"bot": b, "elo": -1234.0, "score": 0.5, "games": 4000} for b in bots]
+    return {"rules": "hand-knee-foot-club", "players": 6, "rounds": 4, "deals": 1000,
+            "seed": 123456, "bots": bots, "pairs": pairs, "ratings": ratings,
+            "timing": {"seconds": 12345.6, "games_per_second": 123.4, "jobs": 16}}
+
+
+@pytest.mark.parametrize("bots", [
+    ["heuristic", "random", "basic"],
+    ["search:worlds=16,ms=500", "heuristic"],
+    ["policy:path=/home/someone/models/a-very-long-folder-name/policy-hand-and-foot.zip",
+     "search:worlds=16,ms=500", "random"],
+])
+def test_the_text_report_fits_80_columns(bots: list[str]) -> None:
+    from handfoot.sim.arena import format_text
+
+    text = format_text(_report(bots))  # type: ignore[arg-type]
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    for bot in bots:  # every bot is still named (in a key where labels are used)
+        assert bot in text or (bot[:30] in text and bot[-30:] in text)
+    assert "-12346 [-16346, +16346]" in text and "-1234 [-2345, +1111]" in text
+
+
+def test_the_arena_command_prints_within_80_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _arena(capsys, "--bots", "heuristic", "random", "basic", "--deals", "1",
+                          "--rounds", "1", "--jobs", "1")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 80, out

@@ -10,7 +10,7 @@ import pytest
 from handfoot.clauses import CLAUSES
 from handfoot.cli.main import main
 from handfoot.presets import PRESET_NAMES, house_rules, preset
-from handfoot.print.explain import OPTION_CLAUSE, SENTENCES, clauses, explain
+from handfoot.print.explain import OPTION_CLAUSE, SENTENCES, USED, clauses, explain
 from handfoot.rules import Rules
 
 OPTIONS = [f.name for f in fields(Rules) if f.name not in ("name", "source")]
@@ -27,7 +27,8 @@ def test_every_option_appears_in_the_explanation(name: str) -> None:
     text = explain(rules, name)
     flat = " ".join(text.split())
     for option in OPTIONS:
-        assert SENTENCES[option](rules) in flat, option
+        if USED.get(option, lambda r: True)(rules):
+            assert SENTENCES[option](rules) in flat, option
     assert "house rule" not in text and "unchanged" in text
 
 
@@ -105,3 +106,67 @@ def test_cli_explains_house_rules_set_on_the_command_line(
     assert "drawing one card from the stock" in out and out.count("(house rule;") == 3
     assert main(["rules", "explain", "--rules", "hand-and-foot", "--set", "draw_count=5"]) == 2
     assert "draw_count" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ issue 26: what it said
+def _clause(rules: Rules, number: str, base: str | None = None) -> list[str]:
+    return dict((n, s) for n, _, s in clauses(rules, base))[number]
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_score_table_is_explained_only_where_the_opening_follows_the_score(
+        name: str) -> None:
+    rules = preset(name)
+    text = " ".join(explain(rules, name).split())
+    assert ("By team score" in text) == (rules.opening_by == "score")
+    by_score = house_rules(name, {"opening_by": "score"})
+    assert any(s.startswith("By team score") for s in _clause(by_score, "6.1"))
+
+
+def test_a_changed_score_table_is_still_marked_where_it_is_not_used() -> None:
+    rules = house_rules("hand-and-foot", {"opening_score_table": [[-1_000_000, 20]]})
+    assert rules.opening_by == "round"
+    said = _clause(rules, "6.1", "hand-and-foot")
+    assert any("By team score" in s and "(house rule;" in s for s in said)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_counting_the_opening_names_canasta_bonuses_once(name: str) -> None:
+    for counts in (False, True):
+        rules = house_rules(name, {"opening_counts_bonuses": counts})
+        said = [s for s in _clause(rules, "6.2") if "bonus" in s.lower()]
+        assert len(said) == 1, _clause(rules, "6.2")
+
+
+@pytest.mark.parametrize("after_pile", [False, True])
+def test_discarding_states_the_rule_then_the_exception(after_pile: bool) -> None:
+    rules = house_rules("hand-knee-foot", {"discard_after_pile": after_pile})
+    rule, *rest = _clause(rules, "3.5")
+    assert rule.startswith("A turn ends when the player discards one card onto the pile.")
+    assert ("knock" in " ".join(rest)) == (not after_pile)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_source_document_is_named_not_only_numbered(name: str) -> None:
+    rules = preset(name)
+    number = rules.source.split()[0]
+    for fmt in ("text", "markdown"):
+        text = " ".join(explain(rules, name, fmt).split())
+        assert f"ule document {number}" in text and "docs/RULES.md" in text
+        assert f"- {rules.source}" not in text.splitlines()[0]
+
+
+def test_rules_list_says_what_the_numbers_are(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "list"]) == 0
+    assert "five written rule documents" in capsys.readouterr().out
+
+
+def test_explain_takes_the_preset_as_rules_show_does(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "explain", "hand-knee-foot"]) == 0
+    named = capsys.readouterr().out
+    assert main(["rules", "explain", "--rules", "hand-knee-foot"]) == 0
+    assert capsys.readouterr().out == named and named.startswith("hand-knee-foot - ")
+    assert main(["rules", "explain", "hand-knee-foot", "--rules", "triple-play"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "name the rules once" in err

@@ -52,15 +52,39 @@ def test_missing_packages_give_one_line(tmp_path: Path) -> None:
         "from handfoot.bots.policy import PolicyError\n"
         "from handfoot.engine import Game\nfrom handfoot.presets import preset\n"
         "from handfoot.views import view\n"
-        f"bot = make_bot('policy:path={model}')\n"
         "g = Game.new(preset('hand-and-foot'), seed=1)\n"
-        "try:\n    bot.choose(view(g, g.actor), g.legal_actions())\n"
+        "try:\n"
+        f"    bot = make_bot('policy:path={model}')\n"
+        "    bot.choose(view(g, g.actor), g.legal_actions())\n"
         "except PolicyError as e:\n    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, check=True).stdout
-    assert out.startswith("bot 'policy' needs PyTorch and sb3-contrib (torch is missing)")
+    assert out.startswith("bot 'policy' needs NumPy, PyTorch and sb3-contrib (torch is "
+                          "missing)") and 'pip install torch "handfoot[train]"' in out
     assert out.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [
+    # play loads the terminal game's modules first: about two seconds, so in the full run only
+    pytest.param(["play", "--bots", f"policy:path={EXAMPLE}"], marks=pytest.mark.slow),
+    ["arena", "--bots", f"policy:path={EXAMPLE}", "random", "--deals", "1", "--jobs", "1"],
+])
+def test_without_numpy_the_command_names_the_extra_in_one_line(argv: list[str]) -> None:
+    """No NumPy (nor what needs it): one line naming the extra to install, exit 2, before
+    the game starts; it used to be "internal error: ModuleNotFoundError"."""
+    code = (
+        "import sys\n"
+        "for name in ('numpy', 'torch', 'sb3_contrib'):\n    sys.modules[name] = None\n"
+        "from handfoot.cli.main import main\n"
+        f"sys.exit(main({argv!r}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("handfoot: error: bot "
+                                                                    "'policy' needs NumPy")
+    assert "(numpy is missing)" in done.stderr and '"handfoot[train]"' in done.stderr
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ from .cards import (
     TWO,
     WILD_SLOT,
     CardError,
+    excerpt,
     parse_kind,
     parse_slot,
     slot_token,
@@ -240,18 +241,18 @@ def parse_part(text: str) -> Part:
     except CardError as err:
         raise ActionSyntaxError(str(err)) from None
     if not kinds:
-        raise ActionSyntaxError(f"no cards in {text.strip()!r}")
+        raise ActionSyntaxError(f"no cards in {excerpt(text.strip())}")
     naturals = [k for k in kinds if k in NATURAL_RANKS]
     others = [k for k in kinds if k not in NATURAL_RANKS and k not in (TWO, JOKER)]
     if others:
         raise ActionSyntaxError(f"{KIND_TOKENS[others[0]]} cannot be melded")
     ranks = set(naturals)
     if len(ranks) > 1:
-        raise ActionSyntaxError(f"{text.strip()!r} mixes ranks: one rank per meld")
+        raise ActionSyntaxError(f"{excerpt(text.strip())} mixes ranks: one rank per meld")
     if slot is None:
         slot = ranks.pop() if ranks else WILD_SLOT
     elif ranks and ranks != {slot}:
-        raise ActionSyntaxError(f"{text.strip()!r}: cards do not match the named meld")
+        raise ActionSyntaxError(f"{excerpt(text.strip())}: cards do not match the named meld")
     if slot == WILD_SLOT and naturals:
         raise ActionSyntaxError("a wild meld holds only 2s and jokers")
     return Part(slot, len(naturals), kinds.count(TWO), kinds.count(JOKER))
@@ -271,7 +272,7 @@ def parse_action(text: str) -> Action:
     try:
         if verb in simple:
             if rest:
-                raise ActionSyntaxError(f"{verb!r} takes nothing after it")
+                raise ActionSyntaxError(f"{excerpt(verb)} takes nothing after it")
             return simple[verb]
         if verb == "take-pile":
             if not rest:
@@ -317,7 +318,7 @@ def parse_action(text: str) -> Action:
     except CardError as err:
         raise ActionSyntaxError(str(err)) from None
     raise ActionSyntaxError(
-        f"unknown action {verb!r}: draw, take-pile, pick-up-pile, meld, add, lay, book, "
+        f"unknown action {excerpt(verb)}: draw, take-pile, pick-up-pile, meld, add, lay, book, "
         "discard, knock, retract, ask, answer, stop"
     )
 

@@ -46,12 +46,24 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+# Quoted text typed or sent by a person is cut to this many characters: an error line that
+# echoes a million-character "action" whole is no longer one line.
+EXCERPT = 40
+
+
+def excerpt(text: str) -> str:
+    """``text`` quoted as ``repr`` does, cut short when it is long (and its length said)."""
+    if len(text) <= EXCERPT:
+        return repr(text)
+    return f"{text[:EXCERPT]!r}... ({len(text):,} characters)"
+
+
 def parse_kind(token: str) -> int:
     """Kind index of a token such as ``K``, ``10``, ``2``, ``JK`` or ``R3`` (case-insensitive)."""
     kind = _TOKEN_TO_KIND.get(token.strip().upper())
     if kind is None:
         raise CardError(
-            f"unknown card {token!r}: use 4-10, J, Q, K, A, 2, JK (joker), R3 or B3 (threes)"
+            f"unknown card {excerpt(token)}: use 4-10, J, Q, K, A, 2, JK (joker), R3 or B3 (threes)"
         )
     return kind
 
@@ -70,7 +82,7 @@ def parse_slot(token: str) -> int:
         return WILD_SLOT
     kind = parse_kind(token)
     if kind not in NATURAL_RANKS:
-        raise CardError(f"{token!r} is not a meldable rank: melds are 4 to ace, or wild")
+        raise CardError(f"{excerpt(token)} is not a meldable rank: melds are 4 to ace, or wild")
     return kind
 
 

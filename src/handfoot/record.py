@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action, ActionSyntaxError, parse_action
-from .cards import CardError, format_cards, parse_cards
+from .cards import CardError, excerpt, format_cards, parse_cards
 from .clauses import CLAUSES
 from .deal import Deal, DealError
 from .engine import Game, wrong_seat
@@ -229,6 +229,10 @@ def load_record(text: str) -> Record:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise RecordError("(file)", f"not valid JSON: {err}") from None
+    except RecursionError:
+        # Python's JSON reader recurses once per bracket; a record nests five deep at most.
+        raise RecordError("(file)", "brackets nested too deeply; "
+                          "no game record nests so deep") from None
     return record_from_mapping(data)
 
 
@@ -457,7 +461,7 @@ class IllegalStep:
         title = CLAUSES.get(self.clause, "")
         rule = f"rule {self.clause}" + (f" ({title})" if title else "")
         return (f"round {self.round}, actions[{self.index}]: seat {self.seat} "
-                f"\"{self.text}\" is illegal: {self.reason} [{rule}]")
+                f"{excerpt(self.text)} is illegal: {self.reason} [{rule}]")
 
 
 @dataclass(frozen=True, slots=True)

@@ -562,10 +562,17 @@ def _suggest(key: str, known: set[str]) -> str:
 
 
 # --------------------------------------------------------------------- TOML and JSON text
+# Python's TOML and JSON readers recurse once per bracket, so a few hundred nested brackets end
+# in RecursionError, which is the text's fault: no rules value nests more than three deep.
+TOO_DEEP = "brackets nested too deeply; no rules value nests so deep"
+
+
 def parse_value(key: str, text: str) -> Any:
     """A value from the command line (``--set key=value``), read as TOML, else as text."""
     try:
         return tomllib.loads(f"v = {text}")["v"]
+    except RecursionError:
+        raise RulesError(key, TOO_DEEP) from None
     except tomllib.TOMLDecodeError:
         if text.startswith(("[", "{")):
             raise RulesError(key, f"cannot read {text!r} as a TOML list or table") from None
@@ -579,6 +586,8 @@ def loads_toml(text: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise RulesError("(file)", f"not valid TOML: {err}") from None
+    except RecursionError:
+        raise RulesError("(file)", TOO_DEEP) from None
 
 
 def loads_json(text: str) -> dict[str, Any]:
@@ -586,6 +595,8 @@ def loads_json(text: str) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise RulesError("(file)", f"not valid JSON: {err}") from None
+    except RecursionError:
+        raise RulesError("(file)", TOO_DEEP) from None
     if not isinstance(data, dict):
         raise RulesError("(file)", "a rules file must hold one object")
     return data

@@ -9,6 +9,7 @@ per process.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -34,13 +35,20 @@ class PolicyBot:
         self.path = str(path)
         if not Path(self.path).is_file():
             raise PolicyError(f"bot 'policy': no model file at {self.path}")
+        # Said before the game starts, not at the bot's first turn in the middle of it.
+        missing = next((name for name, _ in _NEEDS if not _installed(name)), None)
+        if missing is not None:
+            raise PolicyError(_install(missing))
         self._model: Any = None
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        import numpy as np
+        try:
+            import numpy as np
 
-        from ..env.encode import encode, layout_for
-        from ..env.engine import NUM_ACTIONS, index_of
+            from ..env.encode import encode, layout_for
+            from ..env.engine import NUM_ACTIONS, index_of
+        except ImportError as err:
+            raise PolicyError(_install(err.name or "numpy")) from None
 
         if self._model is None:
             model = load(self.path)
@@ -67,6 +75,24 @@ class PolicyBot:
         return ATOMIC_ACTIONS[chosen] if chosen in indices else legal[0]
 
 
+# The packages the bot imports, as the messages name them; the "train" extra brings them
+# (with a CPU build of torch installed first, docs/RL.md).
+_NEEDS = (("numpy", "NumPy"), ("torch", "PyTorch"), ("sb3_contrib", "sb3-contrib"))
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a broken install, or a module made unimportable
+        return False
+
+
+def _install(missing: str) -> str:
+    names = ", ".join(shown for _, shown in _NEEDS[:-1]) + f" and {_NEEDS[-1][1]}"
+    return (f"bot 'policy' needs {names} ({missing} is missing): install the train extra, "
+            'pip install torch "handfoot[train]"')
+
+
 def load(path: str) -> Any:
     """The MaskablePPO model at ``path``, loaded once per process on the CPU."""
     model = _MODELS.get(path)
@@ -75,10 +101,7 @@ def load(path: str) -> Any:
             import torch
             from sb3_contrib import MaskablePPO
         except ImportError as err:
-            raise PolicyError(
-                f"bot 'policy' needs PyTorch and sb3-contrib ({err.name} is missing): "
-                'pip install torch "handfoot[train]"'
-            ) from None
+            raise PolicyError(_install(err.name or "torch")) from None
         torch.set_num_threads(1)  # one decision at a time; the arena runs one bot per core
         try:
             model = MaskablePPO.load(path, device="cpu")

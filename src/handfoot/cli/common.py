@@ -7,6 +7,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from handfoot.files import RECORD, RULES, read_text
 from handfoot.presets import (
     PRESET_NAMES,
     house_rules,
@@ -70,7 +71,8 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
 
 def is_rules_file(name: str) -> bool:
     return name not in PRESET_NAMES and (
-        Path(name).suffix.lower() in RULES_FILE_SUFFIXES or Path(name).is_file()
+        # exists(), not is_file(): a device or pipe is a file named, refused by read_text.
+        Path(name).suffix.lower() in RULES_FILE_SUFFIXES or Path(name).exists()
     )
 
 
@@ -108,12 +110,7 @@ def load_rules(args: argparse.Namespace) -> tuple[Rules, str | None]:
 def read_rules_file(name: str, players: int | None) -> tuple[Rules, dict[str, Any]]:
     """A rules file's rules and its plain mapping; every error names the file."""
     path = Path(name)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise UserError(f"cannot read the rules file {name}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"cannot read the rules file {name}: not UTF-8 text") from None
+    text = read_text(path, RULES, f"the rules file {name}")
     try:
         data = loads_json(text) if path.suffix.lower() == ".json" else loads_toml(text)
         _check_complete(data)
@@ -152,12 +149,7 @@ def base_mapping(base: str, players: int) -> dict[str, Any]:
 
 def read_record(path: str) -> Record:
     """A game record from a file, or one line saying why not."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise UserError(f"cannot read {path}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise UserError(f"cannot read {path}: not UTF-8 text") from None
+    text = read_text(path, RECORD)
     try:
         return load_record(text)
     except RecordError as err:

@@ -38,7 +38,7 @@ HELP = """Type an action as the engine writes it, or a command:
 
 
 def seats_file() -> Path:
-    from handfoot.userdata import data_folder
+    from handfoot.files.folder import data_folder
 
     return data_folder() / "seats.json"
 

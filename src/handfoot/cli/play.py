@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from handfoot.bots import BOTS, BotError, is_bot
+from handfoot.files.folder import data_folder
+from handfoot.files.lock import FileInUse, SaveLock
 from handfoot.record import Record, Seat
 from handfoot.tui.session import DEFAULT_BOT, HUMAN_NAME
-from handfoot.userdata import data_folder
 
 from .common import UserError, add_rules_options, read_record, rules_from_args
 
@@ -77,11 +78,32 @@ def default_save_path(seed: int, folder: Path | None = None) -> Path:
     return (folder or data_dir()) / f"game-{stamp}-seed{seed}.json"
 
 
+# The lock on the file the game being played is saved to (handfoot.files.lock).
+_held: SaveLock | None = None
+
+
+def hold_save_file(path: Path | None) -> None:
+    """Lock ``path`` for this process (letting go of the file locked before), or refuse in
+    one line when another handfoot is saving a game to it."""
+    global _held
+    lock = SaveLock.acquire(path) if path is not None else None
+    if _held is not None:
+        _held.release()
+    _held = lock
+
+
 def next_game(session: Any) -> Any:
     """The game after a finished one: the same table, a new seed, saved next to the last."""
-    seed = random.SystemRandom().randrange(10**6)
     folder = session.save_path.parent if session.save_path is not None else None
-    return session.next_game(seed, default_save_path(seed, folder))
+    for _ in range(10):
+        seed = random.SystemRandom().randrange(10**6)
+        path = default_save_path(seed, folder)
+        try:
+            hold_save_file(path)
+        except FileInUse:
+            continue  # another game started the same second with the same seed
+        break
+    return session.next_game(seed, path)
 
 
 def build_session(args: argparse.Namespace) -> Any:
@@ -161,15 +183,22 @@ def run(args: argparse.Namespace) -> int:
     session = build_session(args)
     if session.save_path is not None:
         check_save_path(session.save_path)
-    # The game reads keys from standard input and draws on standard error (so standard output
-    # can still be piped: it gets only the closing lines).
-    for stream, name in ((sys.stdin, "standard input"), (sys.stderr, "standard error")):
-        if not stream.isatty():
-            raise UserError(f"handfoot play needs a terminal, and {name} is not one (a pipe "
-                            "or a file); run it in a terminal window, or watch bots play "
-                            "with `handfoot demo`")
-    app = PlayApp(session, pace=args.pace, new_game=next_game)
-    app.run()
+    try:
+        hold_save_file(session.save_path)
+    except FileInUse as err:
+        raise UserError(str(err)) from None
+    try:
+        # The game reads keys from standard input and draws on standard error (so standard
+        # output can still be piped: it gets only the closing lines).
+        for stream, name in ((sys.stdin, "standard input"), (sys.stderr, "standard error")):
+            if not stream.isatty():
+                raise UserError(f"handfoot play needs a terminal, and {name} is not one (a "
+                                "pipe or a file); run it in a terminal window, or watch bots "
+                                "play with `handfoot demo`")
+        app = PlayApp(session, pace=args.pace, new_game=next_game)
+        app.run()
+    finally:
+        hold_save_file(None)
     session = app.session  # a new game may have followed the first
     if session.save_path is not None and session.save_error is None:
         verb = "replay it with: handfoot replay" if session.game.over \

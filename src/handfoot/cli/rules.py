@@ -9,7 +9,14 @@ from handfoot.presets import PRESET_NAMES, preset
 from handfoot.print.explain import decks_words
 from handfoot.rules import CHOICES, Rules, dump_toml
 
-from .common import add_override_options, add_rules_options, base_mapping, load_rules
+from .common import (
+    DEFAULT_PRESET,
+    UserError,
+    add_override_options,
+    add_rules_options,
+    base_mapping,
+    load_rules,
+)
 
 # Not rules but labels: a changed name is expected and not worth a mark.
 _LABELS = ("name", "source")
@@ -30,6 +37,10 @@ def add_parser(subparsers: Any) -> None:
     show.set_defaults(run=run_show)
     explain = commands.add_parser("explain", help="the complete rules in plain words, house "
                                   "rules marked")
+    # `rules explain hand-knee-foot` as `rules show hand-knee-foot` takes it, or --rules.
+    explain.add_argument("named", nargs="?", default=None, metavar="PRESET_OR_FILE",
+                         help=f"a preset ({', '.join(PRESET_NAMES)}) or a .toml/.json rules "
+                         "file, as --rules takes it")
     add_rules_options(explain)
     explain.add_argument("--format", choices=("text", "markdown"), default="text",
                          help="plain text or Markdown (default: text)")
@@ -55,6 +66,9 @@ def run_list(args: argparse.Namespace) -> int:
         rules = preset(name)
         print(f"{name:<{width}}  {rules.source}")
         print(f"{'':<{width}}  {summary(rules)}")
+    print()
+    print("000 to 004 number the five written rule documents the presets follow; "
+          "docs/RULES.md lists them.")
     return 0
 
 
@@ -90,6 +104,11 @@ def run_show(args: argparse.Namespace) -> int:
 def run_explain(args: argparse.Namespace) -> int:
     from handfoot.print.explain import explain
 
+    if args.named is not None:
+        if args.rules not in (DEFAULT_PRESET, args.named):
+            raise UserError(f"rules explain: name the rules once, {args.named!r} or --rules "
+                            f"{args.rules!r}, not both")
+        args.rules = args.named
     rules, base = load_rules(args)
     print(explain(rules, base, args.format), end="")
     return 0

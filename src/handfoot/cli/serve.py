@@ -46,6 +46,11 @@ def run(args: argparse.Namespace) -> int:
     from handfoot.server.database import StorageError
     from handfoot.server.storage import describe_target
 
+    if args.game is not None and args.export is None:
+        raise UserError("--game N chooses a game of the table --export prints; give "
+                        "--export TABLE too")
+    if args.public_url is not None:
+        check_public_url(args.public_url)
     if args.export is not None:
         return asyncio.run(_export(args))
     if not 0 < args.port < 65536:
@@ -78,6 +83,25 @@ def run(args: argparse.Namespace) -> int:
     if not server.started:
         raise UserError(f"the server did not start (is port {args.port} in use?)")
     return 0
+
+
+def check_public_url(url: str) -> None:
+    """The invite links are this address plus /t/TABLE: it must be one a browser can open."""
+    from urllib.parse import urlsplit
+
+    example = "e.g. https://cards.example.org or http://192.168.1.20:8000"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - reading it checks the port
+    except ValueError as err:
+        raise UserError(f"--public-url {url!r}: {err}; give the address people open, "
+                        f"{example}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UserError(f"--public-url {url!r} is not a web address; give the address people "
+                        f"open, {example}")
+    if parts.query or parts.fragment:
+        raise UserError(f"--public-url {url!r}: the invite links add /t/TABLE to it, so it "
+                        "cannot carry a ?query or #fragment")
 
 
 def _check_listen(host: str, port: int) -> None:

@@ -47,6 +47,36 @@ OPTION_CLAUSE: dict[str, str] = {
 }
 LABELS = ("name", "source")
 
+# Options that some rules never consult: their sentence is left out there (a line about a
+# table that is never looked at only misleads), unless a house rule changed them.
+USED: dict[str, Callable[[Rules], bool]] = {
+    "opening_score_table": lambda r: r.opening_by == "score",
+}
+
+# The presets' sources are the five written rule documents, by number (docs/RULES.md).
+DOCUMENTS = {
+    "000": "Hand, Knee and Foot",
+    "001": "Triple Play",
+    "002": "Hand and Foot, the card makers' version",
+    "003": "Hand and Foot, a reference write-up with variants",
+    "004": "Hand and Foot, a 13/13 guide",
+}
+
+
+def source_words(source: str) -> str:
+    """``000 Hand, Knee and Foot`` as ``rule document 000 (Hand, Knee and Foot)``: the number
+    alone means nothing to a reader who has not seen the list of documents."""
+    number, _, rest = source.partition(" ")
+    if number not in DOCUMENTS:
+        return source
+    return f"rule document {number}, {rest}" if rest else f"rule document {number}"
+
+
+def documents_note(source: str) -> str:
+    number = source.partition(" ")[0]
+    return (f"Rule document {number} ({DOCUMENTS[number]}) is one of the five written "
+            "sources the presets follow, numbered 000 to 004; docs/RULES.md lists them.")
+
 # Clauses that no option changes, in a sentence each.
 FIXED: dict[str, str] = {
     "1.2": "Every 2 and every joker is wild.",
@@ -56,12 +86,16 @@ FIXED: dict[str, str] = {
     "3.1": "Turns pass to the left.",
     "3.3": "A red three drawn is laid at once where red threes are bonus cards.",
     "3.4": "After drawing, a player melds from their own hand onto the team's melds.",
+    "3.5": "A turn ends when the player discards one card onto the pile. Discarding the last "
+    "card of a packet brings the next one (7.3); discarding the last card of the foot goes "
+    "out, where going out is allowed (8).",
     "4.2": "Nobody may take the pile while a red three is on top of it.",
     "4.5": "The top card and the pair join the team's open meld of that rank, or start one; "
     "the result must obey the meld rules.",
     "5.2": "Melds belong to the team; a team has one unfinished meld of a rank at a time.",
+    # Canasta bonuses are the option opening_counts_bonuses's sentence, not said twice here.
     "6.2": "The opening counts the card values of the cards laid down that turn; red threes "
-    "and canasta bonuses do not count.",
+    "do not count.",
     "6.3": "A player whose opening falls short may take it back once per turn and meld no "
     "more that turn.",
     "7.3": "A player who plays every card of a packet picks up the next: at once after a "
@@ -188,8 +222,9 @@ SENTENCES: dict[str, Callable[[Rules], str]] = {
     f"{_cards(r.upcard_rejects)}.",
     "upcard_rejected": _choice("upcard_rejected", "When one turns up, "),
     "discard_after_pile": lambda r: _yes(
-        r.discard_after_pile, "A turn that began by taking the pile ends with a discard.",
-        "A turn that began by taking the pile ends with a knock, not a discard."),
+        r.discard_after_pile, "So does a turn that began by taking the pile.",
+        "Except a turn that began by taking the pile: it ends with a knock, not a discard "
+        "(3.6)."),
     "pile_take": lambda r: ("Taking the pile takes the whole pile." if r.pile_take == 0 else
                             f"Taking the pile takes the top {r.pile_take} cards."),
     "pile_pair": _choice("pile_pair", "The pile is taken with "),
@@ -298,6 +333,10 @@ def marked(rules: Rules, base: str | None) -> dict[str, str]:
     return out
 
 
+def _always(rules: Rules) -> bool:
+    return True
+
+
 def summary_line(rules: Rules) -> str:
     seats = (f"{rules.players} players in {rules.teams} teams" if rules.team_size > 1
              else f"{rules.players} players alone")
@@ -315,6 +354,8 @@ def clauses(rules: Rules, base: str | None) -> list[tuple[str, str, list[str]]]:
     for f in fields(Rules):
         if f.name in LABELS:
             continue
+        if f.name not in changed and not USED.get(f.name, _always)(rules):
+            continue
         sentence = SENTENCES[f.name](rules)
         if f.name in changed:
             was = changed[f.name].rstrip(".")
@@ -331,12 +372,17 @@ def clauses(rules: Rules, base: str | None) -> list[tuple[str, str, list[str]]]:
 def explain(rules: Rules, base: str | None = None, fmt: str = "text", width: int = 88) -> str:
     """The rules as text or Markdown."""
     changed = marked(rules, base)
-    head = f"{rules.name} - {rules.source}"
+    source = source_words(rules.source)
+    head = f"{rules.name} - {source}"
     lines: list[str] = []
     if fmt == "markdown":
-        lines += [f"# The rules: {rules.name}", "", f"*{rules.source}*. {summary_line(rules)}."]
+        lines += [f"# The rules: {rules.name}", "",
+                  f"*{source[:1].upper()}{source[1:]}*. {summary_line(rules)}."]
     else:
         lines += [head, "=" * min(len(head), width), summary_line(rules) + "."]
+    if source != rules.source:
+        note = documents_note(rules.source)
+        lines += ["", note] if fmt == "markdown" else ["", *textwrap.wrap(note, width)]
     if base is not None:
         note = (f"Built on the {base} preset; {len(changed)} house "
                 f"rule{'s' if len(changed) != 1 else ''} marked." if changed else

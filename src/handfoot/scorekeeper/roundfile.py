@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from handfoot.files import ROUND_FILE, InputFileError, read_text
 from handfoot.rules import Rules, dump_toml
 
 from . import ScoreError
@@ -17,24 +18,23 @@ from .entry import Seating, packet_keys
 
 def load_round_file(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ScoreError(f"cannot read {path}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise ScoreError(f"cannot read {path}: not UTF-8 text") from None
+        text = read_text(path, ROUND_FILE)
+    except InputFileError as err:
+        raise ScoreError(str(err)) from None
     try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(text)
-            if not isinstance(data, dict):
-                raise ScoreError(f"{path}: a round file holds one object with a 'teams' list")
-            return data
-        return tomllib.loads(text)
+        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
         raise ScoreError(f"{path}: not valid {path.suffix[1:].upper() or 'TOML'}: {err}") \
             from None
     except ValueError:  # Python's limit on an integer's digits (4,300), met by the reader
         raise ScoreError(f"{path}: holds a number of thousands of digits, past any count of "
                          "a round") from None
+    except RecursionError:  # the readers recurse once per bracket
+        raise ScoreError(f"{path}: brackets nested too deeply; no "
+                         "round file nests so deep") from None
+    if not isinstance(data, dict):
+        raise ScoreError(f"{path}: a round file holds one object with a 'teams' list")
+    return data
 
 
 def entry_to_raw(seating: Seating, team: int, entry: Mapping[str, Any]) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from handfoot.files.folder import data_folder
 from handfoot.rules import Rules
-from handfoot.userdata import data_folder
 
 from . import ScoreError
 from .edit import changes

@@ -193,7 +193,7 @@ async def _json_body(request: Request) -> Any:
         raise p.ProtocolError("too_large", "the request is over 128 KiB")
     try:
         return json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
         raise p.ProtocolError("bad_json", f"not valid JSON: {err}") from None
 
 
@@ -204,7 +204,7 @@ async def create_table(request: Request) -> Response:
             return _error("too_large", "the request is over 128 KiB", 413)
         try:
             data = json.loads(body or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
             return _error("bad_json", f"not valid JSON: {err}", 400)
         made = await _hall(request).create(p.parse_create(data), str(request.base_url))
     except p.ProtocolError as err:

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from handfoot.userdata import data_folder
+from handfoot.files.folder import data_folder
 
 from .database import Database, StorageError
 from .sqlite import SQLiteDatabase

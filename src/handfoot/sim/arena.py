@@ -10,6 +10,7 @@ worker, so the report is the same on one core or many.
 from __future__ import annotations
 
 import math
+import textwrap
 import time
 from array import array
 from collections.abc import Sequence
@@ -245,19 +246,69 @@ def describe(report: dict[str, Any]) -> str:
             f"deals each played twice with the teams swapped, seed {report['seed']}")
 
 
-def format_text(report: dict[str, Any], timing: bool = True) -> str:
-    lines = [f"arena: {describe(report)}", ""]
-    rows = [HEADERS, *_rows(report)]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(HEADERS))]
-    for row in rows:
-        lines.append("  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
-                               for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
-                     .rstrip())
+# The text report fits a terminal of this width.  The Markdown tables carry every column of a
+# pair in one row with the score differences to a tenth; the text puts them in two tables and
+# rounds the score differences to whole points (thousands apart, a tenth tells nothing).
+TEXT_WIDTH = 80
+TEXT_HEADS = (["A", "B", "A W-D-L", "A win rate [95%]", "Elo diff [95%]"],
+              ["A", "B", "score diff/game [95%]", "paired diff/deal [95%]"])
+
+
+def _whole(x: Bound) -> str:
+    return x if isinstance(x, str) else "-" if x is None else f"{x:+.0f}"
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
+                      for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+            for row in rows]
+
+
+def _labels(report: dict[str, Any], width: int) -> dict[str, str]:
+    """Each bot's name in the tables: its spec, or ``#1``, ``#2``... (with a key) when specs
+    such as ``policy:path=/a/long/path.zip`` would push the tables past ``width``."""
+    bots = list(report.get("bots") or dict.fromkeys(
+        name for p in report["pairs"] for name in (p["a"], p["b"])))
+    names = {bot: bot for bot in bots}
+    for rows in _text_rows(report, names):
+        if any(len(line) > width for line in _table(rows)):
+            return {bot: f"#{i}" for i, bot in enumerate(bots, 1)}
+    return names
+
+
+def _middle(text: str, width: int) -> str:
+    """``text`` cut in the middle to ``width``: a model's path keeps its start and file name."""
+    if len(text) <= width:
+        return text
+    keep = width - 3
+    return text[:keep - keep // 2] + "..." + text[len(text) - keep // 2:]
+
+
+def _text_rows(report: dict[str, Any], names: dict[str, str]) -> list[list[list[str]]]:
+    pairs = report["pairs"]
+    return [
+        [TEXT_HEADS[0], *[[names[p["a"]], names[p["b"]],
+                           f"{p['wins']}-{p['draws']}-{p['losses']}",
+                           _ci(p["win_rate"], _pct), _ci(p["elo"], _elo)] for p in pairs]],
+        [TEXT_HEADS[1], *[[names[p["a"]], names[p["b"]], _ci(p["score_diff"], _whole),
+                           _ci(p["paired_diff"], _whole)] for p in pairs]],
+    ]
+
+
+def format_text(report: dict[str, Any], timing: bool = True, width: int = TEXT_WIDTH) -> str:
+    lines = textwrap.wrap(f"arena: {describe(report)}", width)
+    names = _labels(report, width)
+    if any(label != bot for bot, label in names.items()):
+        lines += [""] + [_middle(f"{label} = {bot}", width) for bot, label in names.items()]
+    first, second = _text_rows(report, names)
+    lines += ["", *_table(first), "", *_table(second)]
     if "ratings" in report:
         lines += ["", "ratings (Bradley-Terry, Elo scale, mean 0):"]
+        shown = max(len(names[r["bot"]]) for r in report["ratings"])
         for row in report["ratings"]:
-            lines.append(f"  {row['bot']:<{max(len(r['bot']) for r in report['ratings'])}}  "
-                         f"{row['elo']:+7.0f}  score {_pct(row['score'])} of {row['games']}")
+            lines.append(f"  {names[row['bot']]:<{shown}}  {row['elo']:+7.0f}  score "
+                         f"{_pct(row['score'])} of {row['games']}")
     if timing:
         lines += ["", _timing_line(report)]
     return "\n".join(lines) + "\n"
