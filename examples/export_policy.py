@@ -13,8 +13,6 @@ extra (torch, sb3-contrib).
 from __future__ import annotations
 
 import argparse
-import json
-import zipfile
 from pathlib import Path
 
 from sb3_contrib import MaskablePPO
@@ -22,16 +20,6 @@ from sb3_contrib import MaskablePPO
 from handfoot.bots import network
 from handfoot.env.encode import layout_for
 from handfoot.env.engine import make_rules
-
-
-def stamp(zip_path: Path, meta: dict[str, object]) -> None:
-    """Add (or replace) the metadata member of a saved model's zip."""
-    with zipfile.ZipFile(zip_path) as archive:
-        members = {n: archive.read(n) for n in archive.namelist() if n != network.ZIP_MEMBER}
-    with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in members.items():
-            archive.writestr(name, data)
-        archive.writestr(network.ZIP_MEMBER, json.dumps(meta, indent=1) + "\n")
 
 
 def main() -> None:
@@ -51,14 +39,10 @@ def main() -> None:
     size = int(model.observation_space.shape[0])
     if sizes != {size}:
         parser.error(f"the model takes {size} numbers; these tables have {sorted(sizes)}")
-    activation = model.policy.activation_fn.__name__.lower()
-    layers = [m.out_features for m in model.policy.mlp_extractor.policy_net
-              if hasattr(m, "out_features")]
-    meta = network.metadata(tables, layers, size, int(model.action_space.n),
-                            name=args.out.name, activation=activation, trained=args.trained)
+    meta = network.sb3_metadata(model, tables, args.out.name, args.trained)
     out = network.export_sb3(model, meta, args.out)
     if not args.no_stamp:
-        stamp(args.model, meta)
+        network.stamp_zip(args.model, meta)
     print(f"wrote {out} and {out.with_suffix('.json')} ({out.stat().st_size:,} bytes)")
 
 

@@ -95,6 +95,26 @@ def zip_metadata(path: str) -> dict[str, Any] | None:
         return None
 
 
+def stamp_zip(path: str | Path, meta: Mapping[str, Any]) -> None:
+    """Add (or replace) the metadata member of a saved MaskablePPO zip."""
+    with zipfile.ZipFile(path) as archive:
+        members = {n: archive.read(n) for n in archive.namelist() if n != ZIP_MEMBER}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+        archive.writestr(ZIP_MEMBER, json.dumps(dict(meta), indent=1) + "\n")
+
+
+def sb3_metadata(model: Any, rules: Sequence[Rules], name: str,
+                 trained: str = "") -> dict[str, Any]:
+    """The metadata of a MaskablePPO model trained on these tables."""
+    layers = [m.out_features for m in model.policy.mlp_extractor.policy_net
+              if hasattr(m, "out_features")]
+    return metadata(rules, layers, int(model.observation_space.shape[0]),
+                    int(model.action_space.n), name=name,
+                    activation=model.policy.activation_fn.__name__.lower(), trained=trained)
+
+
 class NumpyPolicy:
     """The actor of a trained network, evaluated with NumPy."""
 
