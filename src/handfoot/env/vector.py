@@ -48,6 +48,8 @@ from .encode import layout_for
 from .encoder import Encoder
 
 SEED_SPACE = 2**62
+_A = core.NUM_ACTIONS
+_NO_ACTIONS = bytes(_A)
 
 
 class HandfootVectorEnv(VectorEnv):
@@ -77,6 +79,7 @@ class HandfootVectorEnv(VectorEnv):
         # The buffers every step writes into.
         self.observations = np.zeros((n, layout.size), dtype=np.float32)
         self.masks = np.zeros((n, core.NUM_ACTIONS), dtype=np.bool_)
+        self._mask_bytes = memoryview(self.masks.view(np.uint8)).cast("B")
         self.rewards = np.zeros((n, p), dtype=np.float32)
         self.terminations = np.zeros(n, dtype=np.bool_)
         self.truncations = np.zeros(n, dtype=np.bool_)
@@ -115,37 +118,37 @@ class HandfootVectorEnv(VectorEnv):
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         """Each game's seat to act plays ``actions[i]`` (an index the mask allows)."""
-        acts = np.asarray(actions).reshape(self.num_envs).tolist()
+        n = self.num_envs
+        acts = np.asarray(actions).reshape(n).tolist()
         rewards = self.rewards
         rewards.fill(0.0)
-        terms = self.terminations
-        truncs = self.truncations
+        terms = [False] * n
+        truncs = [False] * n
         same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
         if same_step:
             self.final_mark.fill(False)
         done = self._done
+        games = self.games
+        legals = self._legal
         for i, action in enumerate(acts):
             if done[i]:  # NEXT_STEP: the step after a game's end starts the next one
-                terms[i] = truncs[i] = False
                 self._start(i, self._next_seed[i])
                 continue
-            game = self.games[i]
+            game = games[i]
             seat = game.actor
-            finished = core.apply_index(game, int(action), self._legal[i])
-            ended = False
-            if finished:
-                after = core.rounds_played(game)
-                truncated = False
-                for r in range(after - finished, after):
-                    pay = core.margins(core.round_totals(game, r), self.reward_scale)
-                    rewards[i] += [pay[t] for t in self._team]
-                    truncated |= core.round_ended_by(game, r) == "turn_cap"
-                terms[i] = game.over
-                truncs[i] = truncated and not game.over
-                ended = game.over or truncated
-            else:
-                terms[i] = truncs[i] = False
-            if not ended:
+            finished = core.apply_index(game, int(action), legals[i])
+            if not finished:
+                self._observe(i)
+                continue
+            after = core.rounds_played(game)
+            truncated = False
+            for r in range(after - finished, after):
+                pay = core.margins(core.round_totals(game, r), self.reward_scale)
+                rewards[i] += [pay[t] for t in self._team]
+                truncated |= core.round_ended_by(game, r) == "turn_cap"
+            terms[i] = game.over
+            truncs[i] = truncated and not game.over
+            if not (game.over or truncated):
                 self._observe(i)
             elif same_step:
                 self.final_obs[i] = self._encoders[i].encode_seat(game, seat)
@@ -153,13 +156,15 @@ class HandfootVectorEnv(VectorEnv):
                 self._start(i, self._next_seed[i])
             else:
                 done[i] = True
-                self._legal[i] = []
+                legals[i] = []
                 self.observations[i] = self._encoders[i].encode_seat(game, seat)
-                self.masks[i] = False
+                self._mask_bytes[i * _A:(i + 1) * _A] = _NO_ACTIONS
                 self.seats[i] = seat
+        self.terminations[:] = terms
+        self.truncations[:] = truncs
         out = self._out
-        return (out(self.observations), out(rewards), out(terms), out(truncs),
-                self._infos(same_step))
+        return (out(self.observations), out(rewards), out(self.terminations),
+                out(self.truncations), self._infos(same_step))
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of each game's seat to act (what sb3-contrib calls)."""
@@ -181,9 +186,11 @@ class HandfootVectorEnv(VectorEnv):
         seat = game.actor
         legal = self._legal[i] = core.legal_indices(game)
         self.observations[i] = self._encoders[i].encode_seat(game, seat)
-        row = self.masks[i]
-        row[:] = False
-        row[legal] = True
+        # The mask's row written as bytes: NumPy's indexing of a small row costs more.
+        ones = bytearray(_A)
+        for a in legal:
+            ones[a] = 1
+        self._mask_bytes[i * _A:(i + 1) * _A] = ones
         self.seats[i] = seat
 
     def _out(self, array: Any) -> Any:
