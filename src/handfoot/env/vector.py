@@ -79,7 +79,7 @@ class HandfootVectorEnv(VectorEnv):
         # The buffers every step writes into.
         self.observations = np.zeros((n, layout.size), dtype=np.float32)
         self.masks = np.zeros((n, core.NUM_ACTIONS), dtype=np.bool_)
-        self._mask_bytes = memoryview(self.masks.view(np.uint8)).cast("B")
+        self._mask_bytes = self.masks.view(np.uint8).data.cast("B")
         self.rewards = np.zeros((n, p), dtype=np.float32)
         self.terminations = np.zeros(n, dtype=np.bool_)
         self.truncations = np.zeros(n, dtype=np.bool_)
