@@ -16,17 +16,23 @@ that played one (a game's restart is not a decision):
   ``rlcard`` importable (say in a folder on PYTHONPATH), or it is skipped.  Its renderer's
   import of pygame is stubbed when pygame is missing (nothing is rendered).
 
+With ``--net`` (hand-and-foot with four players, the table of the model shipped with the
+package) two more runners choose with that network (``handfoot.bots.network``, NumPy) instead of
+at random: aec+net evaluates it once per decision, vector-N+net once per step for all N games:
+what batching buys a learner or a self-play league.
+
 The runners take turns in short slices so that a machine shared with other work slows them
 alike, and each is timed in CPU seconds of this process (``process_time``), which other work
 on the machine disturbs less than the wall clock; the ratios are the figures to read.
 
-    python benchmarks/scale_speed.py --seconds 8 [--rules hand-and-foot] [--players 4] [--json]
+    python benchmarks/scale_speed.py --seconds 6 --net [--rules R] [--players N] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -34,17 +40,21 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
+# One core: NumPy's BLAS would otherwise spin threads (and their CPU time is counted here).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
-from handfoot.env import HandfootVectorEnv, parallel_env, raw_env
-from handfoot.env.engine import make_rules
-from handfoot.rules import Rules
+import numpy as np  # noqa: E402
+
+from handfoot.env import HandfootVectorEnv, parallel_env, raw_env  # noqa: E402
+from handfoot.env.engine import make_rules  # noqa: E402
+from handfoot.rules import Rules  # noqa: E402
 
 Runner = Callable[[float], int]  # seconds -> decisions played in them
 
 
-def aec_runner(e: Any, name: str) -> Runner:
-    """PettingZoo's AEC loop, resumed across slices."""
+def aec_runner(e: Any, name: str, net: Any = None) -> Runner:
+    """PettingZoo's AEC loop, resumed across slices; the network's choice with ``net``."""
     seeds = iter(range(10**9))
     rng = random.Random(0)
     state: dict[str, Any] = {}
@@ -68,7 +78,10 @@ def aec_runner(e: Any, name: str) -> Runner:
                     e.step(None)
                     continue
                 legal = obs["action_mask"].nonzero()[0]
-                e.step(int(legal[rng.randrange(len(legal))]))
+                if net is None:
+                    e.step(int(legal[rng.randrange(len(legal))]))
+                else:
+                    e.step(net.choose(obs["observation"], legal[legal < net.actions]))
                 n += 1
         return n
     return run
@@ -98,7 +111,7 @@ def parallel_runner(rules: Rules) -> Runner:
     return run
 
 
-def vector_runner(rules: Rules, games: int) -> Runner:
+def vector_runner(rules: Rules, games: int, net: Any = None) -> Runner:
     vec = HandfootVectorEnv(games, rules=rules, copy=False)
     vec.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -110,8 +123,14 @@ def vector_runner(rules: Rules, games: int) -> Runner:
         stop = time.perf_counter() + seconds
         while time.perf_counter() < stop:
             for _ in range(8):
-                # A random legal action per game: the largest of random scores under the mask.
-                scores = np.where(masks, rng.random(masks.shape), -1.0)
+                # A random legal action per game: the largest of random scores under the mask;
+                # or the network's choice, evaluated for all the games at once.
+                if net is None:
+                    raw = rng.random(masks.shape)
+                else:  # the model knows the first net.actions actions of the index
+                    raw = np.full(masks.shape, -np.inf, dtype=np.float32)
+                    raw[:, :net.actions] = net.logits(vec.observations)
+                scores = np.where(masks, raw, -np.inf)
                 n += games - int(done.sum())
                 vec.step(scores.argmax(axis=1))
         return n
@@ -151,6 +170,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0, help="per runner")
     parser.add_argument("--games", type=int, nargs="+", default=[16, 64],
                         help="games per vector (one runner each)")
+    parser.add_argument("--net", action="store_true",
+                        help="also choose with the shipped network (hand-and-foot, 4 players)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rules = make_rules(args.rules, args.players)
@@ -158,6 +179,13 @@ def main() -> None:
                                   "parallel": parallel_runner(rules)}
     for n in args.games:
         runners[f"vector-{n}"] = vector_runner(rules, n)
+    if args.net:
+        from handfoot.bots import network
+
+        net = network.load_npz(network.shipped_for(rules))
+        runners["aec+net"] = aec_runner(raw_env(rules=rules), "aec+net", net)
+        for n in args.games:
+            runners[f"vector-{n}+net"] = vector_runner(rules, n, net)
     gin = gin_rummy()
     if gin is not None:
         runners["gin-rummy"] = aec_runner(gin, "gin-rummy")
