@@ -262,3 +262,31 @@ def test_a_model_for_another_table_is_refused_in_one_line(
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1
     assert "trained for hand-and-foot with 4 players" in err and "players" in err
+
+
+@pytest.mark.skipif(not EXAMPLE.exists(), reason="no example model committed")
+def test_a_zip_records_its_table_and_is_refused_before_torch_loads() -> None:
+    """The example zip carries its metadata (``handfoot.json``): the table is checked first,
+    so a table it was not made for is refused in one line even where torch is missing."""
+    pytest.importorskip("numpy")
+    from handfoot.bots import network
+
+    meta = network.zip_metadata(str(EXAMPLE))
+    assert meta is not None and meta["players"] == [4]
+    assert meta["tables"][0]["name"] == "hand-and-foot" and meta["observation_size"] == 355
+    shipped = json.loads((SHIPPED / "hand-and-foot-4p.json").read_text())
+    assert meta["tables"] == shipped["tables"]
+    code = (
+        "import sys; sys.modules['torch'] = None\n"
+        "from handfoot.bots import make_bot\nfrom handfoot.bots.policy import PolicyError\n"
+        "from handfoot.engine import Game\nfrom handfoot.presets import preset\n"
+        "from handfoot.views import view\n"
+        f"bot = make_bot('policy:path={EXAMPLE}')\n"
+        "g = Game.new(preset('hand-and-foot-classic'), seed=1)\n"
+        "try:\n    bot.choose(view(g, g.actor), g.legal_actions())\n"
+        "except PolicyError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    assert out.count("\n") == 1
+    assert "trained for hand-and-foot with 4 players" in out and "hand-and-foot-classic" in out
