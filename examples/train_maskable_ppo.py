@@ -30,7 +30,9 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
 
+from handfoot.bots import network
 from handfoot.env import HandfootEnv
+from handfoot.env.engine import make_rules
 
 
 def make_env(rules: str, players: int, opponents: str, seed: int) -> Any:
@@ -176,6 +178,11 @@ def main() -> None:
             model.learn(args.steps_basic, callback=curve, reset_num_timesteps=True)
             curve.record()
     model.save(args.out)
+    # The model records the table it was trained for; the policy bot refuses any other.
+    table = make_rules(args.rules, args.players)
+    trained = (f"train_maskable_ppo.py seed {args.seed}: {args.steps_random} decisions "
+               f"against random, {args.steps_basic} against basic")
+    network.stamp_zip(args.out, network.sb3_metadata(model, [table], args.out.stem, trained))
     minutes = (time.time() - start) / 60
     print(f"saved {args.out} after {minutes:.1f} minutes; curve in {csv_path}")
     if args.plot:

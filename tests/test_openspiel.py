@@ -22,11 +22,15 @@ def load(**params: object) -> object:
     return pyspiel.load_game("python_handfoot", params)
 
 
-def test_registered_as_an_imperfect_information_general_sum_game() -> None:
+def test_registered_as_an_imperfect_information_zero_sum_game_and_a_general_sum_one() -> None:
     game = load(players=4)
     kind = game.get_type()
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert kind.reward_model == pyspiel.GameType.RewardModel.REWARDS
+    assert game.utility_sum() == 0.0
+    scores = pyspiel.load_game("python_handfoot_scores", {"players": 4})
+    assert scores.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert game.num_players() == 4
     assert game.num_distinct_actions() == len(ATOMIC_ACTIONS)
@@ -98,4 +102,100 @@ def test_ismcts_plays_a_whole_game_of_a_round() -> None:
     state = play({"players": 2, "rounds": 1}, 6, 2)
     assert state.game.results[0].ended_by in ("went_out", "stock_out")
     totals = state.game.totals
-    assert state.returns() == [totals[0] / 1000, totals[1] / 1000]
+    assert state.returns() == pytest.approx([(totals[0] - totals[1]) / 1000,
+                                             (totals[1] - totals[0]) / 1000])
+
+
+# OpenSpiel's own checks: returns are the sum of the rewards at every step, serialization,
+# observations, clones, legal actions.  A whole default game (four rounds, four players) takes
+# about a minute a simulation on a two-core machine, so the fast run plays short games.
+@pytest.mark.parametrize("name", ["python_handfoot", "python_handfoot_scores"])
+def test_random_sim_test_on_short_games(name: str) -> None:
+    game = pyspiel.load_game(name, {"players": 4, "rounds": 2, "turn_cap": 10})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("serialize", [False, True])
+def test_random_sim_test_on_the_default_game(serialize: bool) -> None:
+    game = pyspiel.load_game("python_handfoot")
+    assert game.get_parameters()["rounds"] == 0 and game.num_players() == 4
+    pyspiel.random_sim_test(game, num_sims=1, serialize=serialize, verbose=False)
+
+
+def random_game(name: str, seed: int, **params: object) -> object:
+    game = pyspiel.load_game(name, {"players": 4, **params})
+    state = game.new_initial_state()
+    state.apply_action(seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_returns_are_the_margins_pettingzoo_pays_and_the_scores_game_the_totals() -> None:
+    """The same game with the same actions: OpenSpiel's margin returns equal the sum of the
+    PettingZoo environment's rewards (same scale), the scores game's returns the totals."""
+    from handfoot.env import raw_env
+
+    state = random_game("python_handfoot", 3, rounds=2)
+    assert [r.ended_by for r in state.game.results] != ["turn_cap"] * 2
+    e = raw_env(players=4, rounds=2)
+    e.reset(seed=3)
+    paid = [0.0] * 4
+    for action in state.actions:
+        e.step(action)
+        for s in range(4):
+            paid[s] += e.rewards[f"seat_{s}"]
+    assert state.returns() == pytest.approx(paid)
+    assert sum(state.returns()) == pytest.approx(0.0)
+    scores = random_game("python_handfoot_scores", 3, rounds=2)
+    totals = scores.game.totals
+    assert scores.returns() == pytest.approx([totals[s % 2] / 1000 for s in range(4)])
+
+
+def test_rewards_are_paid_when_a_round_ends_and_returns_sum_them() -> None:
+    game = pyspiel.load_game("python_handfoot", {"players": 2, "rounds": 3, "turn_cap": 10})
+    state = game.new_initial_state()
+    state.apply_action(5)
+    rng = random.Random(5)
+    total = [0.0, 0.0]
+    paid_at = []
+    while not state.is_terminal():
+        rounds = len(state.game.results)
+        state.apply_action(rng.choice(state.legal_actions()))
+        rewards = state.rewards()
+        total = [a + b for a, b in zip(total, rewards, strict=True)]
+        assert state.returns() == pytest.approx(total)
+        if len(state.game.results) != rounds:
+            paid_at.append(rewards)
+        else:
+            assert rewards == [0.0, 0.0]
+    assert len(paid_at) == 3
+
+
+def test_information_state_tensor_holds_the_rounds_discards_per_seat() -> None:
+    game = pyspiel.load_game("python_handfoot", {"players": 4, "rounds": 1})
+    state = game.new_initial_state()
+    state.apply_action(11)
+    rng = random.Random(11)
+    discards = [[0] * 15 for _ in range(4)]
+    size = len(state.observation_tensor(0))
+    for _ in range(200):
+        seat = state.current_player()
+        action = rng.choice(state.legal_actions())
+        text = state.action_to_string(action)
+        state.apply_action(action)
+        if text.startswith("discard "):
+            discards[seat][ATOMIC_ACTIONS[action].kind] += 1
+    assert sum(map(sum, discards)) > 5
+    for seat in range(4):
+        info = np.asarray(state.information_state_tensor(seat))
+        assert len(info) == size + 16 * 4
+        assert list(info[:size]) == list(state.observation_tensor(seat))
+        rows = info[size:].reshape(4, 16)
+        for k in range(4):  # relative to the observer
+            assert list(np.round(rows[k, :15] * 10)) == discards[(seat + k) % 4]
+        # Hidden cards dealt again leave it unchanged.
+        world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert list(world.information_state_tensor(seat)) == list(info)

@@ -33,7 +33,7 @@ ANALYSIS_BOTS: dict[str, Callable[..., Bot]] = {
     "oracle": OracleBot,
 }
 
-# Bots that play a trained model from a file (policy:path=FILE): outside the ladder above.
+# Bots that play a trained model (policy: the shipped one; policy:path=FILE): outside the ladder.
 MODEL_BOTS: dict[str, Callable[..., Bot]] = {
     "policy": PolicyBot,
 }

@@ -24,7 +24,8 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--bots", nargs="+", required=True, metavar="SPEC",
                         help="two or more bots, e.g. heuristic random or search:worlds=8 "
-                        "(random, basic, heuristic, search; policy:path=FILE, a trained model "
+                        "(random, basic, heuristic, search; policy, the shipped trained model, or "
+                        "policy:path=FILE "
                         "(docs/RL.md); and oracle, which sees every card: an upper bound for "
                         "analysis)")
     parser.add_argument("--deals", type=int, default=100, metavar="N",

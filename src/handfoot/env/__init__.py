@@ -1,4 +1,5 @@
-"""Hand and Foot for learning agents: a PettingZoo AEC environment and a Gymnasium wrapper.
+"""Hand and Foot for learning agents: PettingZoo AEC and parallel environments, a Gymnasium
+wrapper and a vectorized environment.
 
 Needs the ``rl`` extra (``pip install "handfoot[rl]"``: PettingZoo, Gymnasium, NumPy); the rest
 of handfoot never imports this package.  docs/RL.md describes the observation layout, the action
@@ -26,7 +27,8 @@ from .engine import NUM_ACTIONS, EnvError
 
 GYM_IDS = {"handfoot/HandAndFoot-v0": "hand-and-foot", "handfoot/HandKneeFoot-v0": "hand-knee-foot"}
 
-_LAZY = {"raw_env": "aec", "env": "aec", "HandfootEnv": "single"}
+_LAZY = {"raw_env": "aec", "env": "aec", "parallel_env": "parallel", "HandfootEnv": "single",
+         "HandfootVectorEnv": "vector"}
 
 
 def __getattr__(name: str) -> Any:
@@ -51,5 +53,5 @@ def register() -> None:
 with contextlib.suppress(ImportError):  # without Gymnasium there is nothing to register
     register()
 
-__all__ = ["GYM_IDS", "NUM_ACTIONS", "EnvError", "HandfootEnv", "Layout", "encode", "env",
-           "layout_for", "raw_env", "register"]
+__all__ = ["GYM_IDS", "NUM_ACTIONS", "EnvError", "HandfootEnv", "HandfootVectorEnv", "Layout",
+           "encode", "env", "layout_for", "parallel_env", "raw_env", "register"]

@@ -104,6 +104,14 @@ def round_totals(game: Game, index: int) -> tuple[int, ...]:
     return tuple(_get(team, "total") for team in _get(game.results[index], "teams"))
 
 
+def margins(totals: Sequence[int], scale: float) -> list[float]:
+    """Each team's reward for a round of these team totals: ``scale`` times its points minus
+    the mean of the other teams' points (the teams' rewards sum to zero)."""
+    teams = len(totals)
+    whole = sum(totals)
+    return [scale * (t - (whole - t) / (teams - 1)) for t in totals]
+
+
 def round_ended_by(game: Game, index: int) -> str:
     return str(_get(game.results[index], "ended_by"))
 

@@ -9,11 +9,18 @@ scaled as in the AEC environment).  An illegal action (from an agent that ignore
 changes nothing and earns ``illegal_reward``.  The legal actions are in ``info["action_mask"]`` and
 ``action_masks()`` (what sb3-contrib's MaskablePPO calls).
 
+Self-play: ``opponents`` and ``partner`` may also be a policy, any callable that takes an
+observation and its mask (the acting seat's own vector and the booleans of its legal actions,
+as the learner gets them) and returns an action index: the learning model itself (its current
+weights), a frozen snapshot of it, or anything else.  ``set_opponents`` swaps them between
+episodes, for a league of past versions.
+
 Registered as ``handfoot/HandAndFoot-v0`` and ``handfoot/HandKneeFoot-v0``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -36,6 +43,10 @@ from .encoder import Encoder
 
 SEED_SPACE = 2**62
 
+# A seat's player: a bot's name, or a policy called with (observation, mask) for an action.
+Policy = Callable[[Vector, npt.NDArray[np.bool_]], Any]
+Player = str | Policy
+
 
 class HandfootEnv(gymnasium.Env[Vector, int]):
     """One learner (a seat or a team) against handfoot bots."""
@@ -43,8 +54,8 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's form)
 
     def __init__(self, rules: Rules | str = "hand-and-foot", players: int | None = None,
-                 rounds: int | None = None, opponents: str = "random",
-                 partner: str | None = None, seat: int = 0, reward_scale: float = 0.001,
+                 rounds: int | None = None, opponents: Player = "random",
+                 partner: Player | None = None, seat: int = 0, reward_scale: float = 0.001,
                  illegal_reward: float = -0.1, render_mode: str | None = None) -> None:
         if render_mode is not None and render_mode != "ansi":
             raise core.EnvError(f"render_mode {render_mode!r}: the environment renders 'ansi'")
@@ -61,11 +72,9 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
         self.team = self.rules.team_of(seat)
         self.learner = [s == seat or (partner is None and self.rules.team_of(s) == self.team)
                         for s in range(n)]
-        self.specs = [None if self.learner[s] else
-                      (partner if self.rules.team_of(s) == self.team else opponents)
-                      for s in range(n)]
-        for spec in {s for s in self.specs if s is not None}:
-            make_bot(spec)  # a bad name fails here, with the bots' own message
+        self.specs: list[Player | None] = []
+        self._partner = partner
+        self.set_opponents(opponents)
         self.observation_space = spaces.Box(self.layout.low, self.layout.high, dtype=np.float32)
         self.action_space = spaces.Discrete(core.NUM_ACTIONS)  # type: ignore[assignment]
         self.game = core.new_game(self.rules, 0)
@@ -74,6 +83,26 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
         self._bots: list[Bot | None] = [None] * n
         self._legal: list[int] = []
         self._ended = False  # terminated or truncated: only reset() goes on
+
+    def set_opponents(self, opponents: Player, partner: Player | None = None) -> None:
+        """Seat other players in the opponents' seats (and the partner's, when the learner does
+        not play them), at once: a league swaps snapshots of the learner between episodes."""
+        if partner is not None:
+            self._partner = partner
+        n = self.rules.players
+        self.specs = [None if self.learner[s] else
+                      (self._partner if self.rules.team_of(s) == self.team else opponents)
+                      for s in range(n)]
+        for name in {s for s in self.specs if isinstance(s, str)}:
+            make_bot(name)  # a bad name fails here, with the bots' own message
+        for player in self.specs:
+            if player is not None and not isinstance(player, str) and not callable(player):
+                raise core.EnvError(f"a seat's player is a bot's name or a policy, "
+                                    f"not {player!r}")
+        if hasattr(self, "_bots"):
+            self._bots = [make_bot(spec, seed=self.game_seed * 8 + s)
+                          if isinstance(spec, str) else None
+                          for s, spec in enumerate(self.specs)]
 
     # ------------------------------------------------------------------ the episode
     def reset(self, *, seed: int | None = None,
@@ -86,8 +115,8 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
         self.game = core.new_game(self.rules, self.game_seed)
         self.engine_actions = 0
         self._ended = False
-        self._bots = [None if spec is None else make_bot(spec, seed=self.game_seed * 8 + s)
-                      for s, spec in enumerate(self.specs)]
+        self._bots = [make_bot(spec, seed=self.game_seed * 8 + s) if isinstance(spec, str)
+                      else None for s, spec in enumerate(self.specs)]
         _reward, self._ended = self._advance()  # nothing is paid before a first decision
         return self._observe(), self._info()
 
@@ -120,8 +149,10 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
         while not game.over and not self.learner[game.actor]:
             before = core.rounds_played(game)
             bot = bots[game.actor]
-            assert bot is not None
-            game.apply(ask(bot, game))
+            if bot is None:
+                self._policy_plays(game)
+            else:
+                game.apply(ask(bot, game))
             self.engine_actions += 1
             if core.rounds_played(game) != before:
                 paid, truncated = self._pay(before)
@@ -131,6 +162,19 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
                     return reward, True
         self._legal = [] if game.over else core.legal_indices(game)
         return reward, False
+
+    def _policy_plays(self, game: Any) -> None:
+        """The seat to act is a policy's: it gets the seat's own vector and mask."""
+        actor = game.actor
+        policy = self.specs[actor]
+        assert callable(policy)
+        legal = core.legal_indices(game)
+        ones = bytearray(core.NUM_ACTIONS)
+        for i in legal:
+            ones[i] = 1
+        mask = np.frombuffer(ones, _BOOL)
+        action = int(policy(self._encoder.encode_seat(game, actor), mask))
+        core.apply_index(game, action, legal)
 
     def _pay(self, before: int) -> tuple[float, bool]:
         game = self.game

@@ -1,4 +1,4 @@
-"""The OpenSpiel game, its states and its observer (see the package's docstring)."""
+"""The OpenSpiel games, their states and their observer (see the package's docstring)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,17 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..actions import ATOMIC_ACTIONS
+from ..actions import ATOMIC_ACTIONS, Discard, PickUpPile, TakeOnto, TakePile
 from ..engine import Game
 from ..env import engine as core
 from ..env.encode import layout_for
 from ..rules import Rules
 from ..views import sample_world, view
 
-SHORT_NAME = "python_handfoot"
+SHORT_NAME = "python_handfoot"  # the margin: zero-sum, as PettingZoo and Gymnasium pay
+SCORES_NAME = "python_handfoot_scores"  # the absolute team scores: general-sum
 MAX_PLAYERS = 6
-POINTS = 1000.0  # returns are in thousands of points
+POINTS = 1000.0  # rewards and returns are in thousands of points
 
 DEFAULTS: dict[str, Any] = {
     "preset": "hand-and-foot",
@@ -29,24 +30,38 @@ DEFAULTS: dict[str, Any] = {
     "seed_base": 0,
 }
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Hand and Foot (handfoot)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULTS,
-)
+
+def _game_type(short_name: str, long_name: str, utility: Any) -> Any:
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        # Rewards are paid when a round ends; returns are their sum so far.
+        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        max_num_players=MAX_PLAYERS,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULTS,
+    )
 
 
+GAME_TYPE = _game_type(SHORT_NAME, "Hand and Foot (handfoot), round-score margins",
+                       pyspiel.GameType.Utility.ZERO_SUM)
+SCORES_GAME_TYPE = _game_type(SCORES_NAME, "Hand and Foot (handfoot), team scores",
+                              pyspiel.GameType.Utility.GENERAL_SUM)
+
+# The public history the information-state tensor sums over the round, per seat: the cards it
+# discarded, per kind (15), and how often it took the pile (1).
+_DISCARD_KIND = {i: a.kind for i, a in enumerate(ATOMIC_ACTIONS) if isinstance(a, Discard)}
+_TAKES = frozenset(i for i, a in enumerate(ATOMIC_ACTIONS)
+                   if isinstance(a, TakePile | TakeOnto | PickUpPile))
+HISTORY_PER_SEAT = 16
 def rules_from_params(params: dict[str, Any]) -> Rules:
     rules = core.make_rules(str(params["preset"]), int(params["players"]),
                             int(params["rounds"]) or None)
@@ -56,7 +71,13 @@ def rules_from_params(params: dict[str, Any]) -> Rules:
 
 
 class HandfootGame(pyspiel.Game):  # type: ignore[misc]
-    """The game for one rule set; states start at the chance node that picks the deal."""
+    """The game for one rule set; states start at the chance node that picks the deal.
+
+    ``python_handfoot`` pays each seat its team's round margin (its points minus the mean of
+    the other teams' points, as PettingZoo and Gymnasium pay with their default scale);
+    ``python_handfoot_scores`` pays the team's round points themselves."""
+
+    game_type = GAME_TYPE
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         full = DEFAULTS | dict(params or {})
@@ -65,16 +86,17 @@ class HandfootGame(pyspiel.Game):  # type: ignore[misc]
         rules = rules_from_params(full)
         # Loose bounds in thousands of points: no team scores beyond them in a round.
         most = rules.rounds * 50.0
+        margin = self.game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
         info = pyspiel.GameInfo(
             num_distinct_actions=len(ATOMIC_ACTIONS),
             max_chance_outcomes=int(full["deals"]),
             num_players=rules.players,
-            min_utility=-most,
-            max_utility=most,
-            utility_sum=None,
+            min_utility=-2 * most if margin else -most,
+            max_utility=2 * most if margin else most,
+            utility_sum=0.0 if margin else None,
             max_game_length=rules.rounds * rules.turn_cap * 60,
         )
-        super().__init__(GAME_TYPE, info, full)
+        super().__init__(self.game_type, info, full)
 
     def new_initial_state(self) -> HandfootState:
         return HandfootState(self)
@@ -87,13 +109,20 @@ class HandfootGame(pyspiel.Game):  # type: ignore[misc]
         return HandfootObserver(settings_of(self).rules, recall)
 
 
+class HandfootScoresGame(HandfootGame):
+    """The same game paying absolute team scores (general-sum)."""
+
+    game_type = SCORES_GAME_TYPE
+
+
 class Settings:
     """A game's settings as the states need them, built once per parameter set."""
 
-    def __init__(self, params: dict[str, Any]) -> None:
+    def __init__(self, params: dict[str, Any], margin: bool) -> None:
         self.rules = rules_from_params(params)
         self.deals = int(params["deals"])
         self.seed_base = int(params["seed_base"])
+        self.margin = margin
 
 
 _SETTINGS: dict[str, Settings] = {}
@@ -103,10 +132,11 @@ def settings_of(game: Any) -> Settings:
     # OpenSpiel may hand a state a fresh Python wrapper of the game, without the attributes
     # set in HandfootGame.__init__: the settings are found again from the parameters.
     params = DEFAULTS | dict(game.get_parameters())
-    key = json.dumps(params, sort_keys=True)
+    margin = game.get_type().short_name == SHORT_NAME
+    key = json.dumps([params, margin], sort_keys=True)
     found = _SETTINGS.get(key)
     if found is None:
-        found = _SETTINGS[key] = Settings(params)
+        found = _SETTINGS[key] = Settings(params, margin)
     return found
 
 
@@ -116,8 +146,13 @@ class HandfootState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: Any, spec: Settings | None = None) -> None:
         super().__init__(game)
         self.spec = spec or settings_of(game)
+        n = self.spec.rules.players
         self.game: Game | None = None  # None until the chance outcome picks the deal
         self.actions: list[int] = []  # the public action history (atomic indices)
+        self._rewards = [0.0] * n  # paid by the last action (a round's end)
+        self._returns = [0.0] * n  # the sum of the rewards so far
+        # The public history of the round so far, per seat (see HISTORY_PER_SEAT).
+        self.history = [[0] * HISTORY_PER_SEAT for _ in range(n)]
 
     # ------------------------------------------------------------------ the pyspiel API
     def current_player(self) -> int:
@@ -137,11 +172,37 @@ class HandfootState(pyspiel.State):  # type: ignore[misc]
         return [(i, p) for i in range(self.spec.deals)]
 
     def _apply_action(self, action: int) -> None:
+        action = int(action)
         if self.game is None:
-            self.game = core.new_game(self.spec.rules, self.spec.seed_base + int(action))
+            self.game = core.new_game(self.spec.rules, self.spec.seed_base + action)
             return
-        core.apply_index(self.game, int(action), core.legal_indices(self.game))
-        self.actions.append(int(action))
+        game = self.game
+        seat = game.actor
+        before = core.rounds_played(game)
+        finished = core.apply_index(game, action, core.legal_indices(game))
+        self.actions.append(action)
+        if finished:
+            self._pay(before, core.rounds_played(game))
+            self.history = [[0] * HISTORY_PER_SEAT for _ in self.history]
+            return
+        if any(self._rewards):
+            self._rewards = [0.0] * len(self._rewards)
+        kind = _DISCARD_KIND.get(action)
+        if kind is not None:
+            self.history[seat][kind] += 1
+        elif action in _TAKES:
+            self.history[seat][15] += 1
+
+    def _pay(self, first: int, stop: int) -> None:
+        rules = self.spec.rules
+        pay = [0.0] * rules.teams
+        for r in range(first, stop):
+            totals = core.round_totals(self.game, r)  # type: ignore[arg-type]
+            paid = (core.margins(totals, 1.0 / POINTS) if self.spec.margin
+                    else [t / POINTS for t in totals])
+            pay = [a + b for a, b in zip(pay, paid, strict=True)]
+        self._rewards = [pay[rules.team_of(s)] for s in range(rules.players)]
+        self._returns = [a + b for a, b in zip(self._returns, self._rewards, strict=True)]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -151,17 +212,21 @@ class HandfootState(pyspiel.State):  # type: ignore[misc]
     def is_terminal(self) -> bool:
         return self.game is not None and self.game.over
 
+    def rewards(self) -> list[float]:
+        """What the last action paid: each seat's team reward for a round that just ended."""
+        return self._rewards[:]
+
     def returns(self) -> list[float]:
-        rules = self.spec.rules
-        if self.game is None:
-            return [0.0] * rules.players
-        totals = self.game.totals
-        return [totals[rules.team_of(s)] / POINTS for s in range(rules.players)]
+        """The sum of the rewards so far (at the end: the team's game margin, or score)."""
+        return self._returns[:]
 
     def resample_from_infostate(self, player: int, sampler: Any) -> HandfootState:
         """A state the player cannot tell from this one: the unseen cards dealt at random."""
         state = HandfootState(self.get_game(), self.spec)
         state.actions = self.actions[:]
+        state._rewards = self._rewards[:]
+        state._returns = self._returns[:]
+        state.history = [h[:] for h in self.history]
         if self.game is not None:
             rng = random.Random(int(sampler() * 2**53))
             state.game = sample_world(view(self.game, player), rng)
@@ -180,23 +245,40 @@ class HandfootState(pyspiel.State):  # type: ignore[misc]
         other = HandfootState(self.get_game(), self.spec)
         other.game = self.game.clone() if self.game is not None else None
         other.actions = self.actions[:]
+        other._rewards = self._rewards[:]
+        other._returns = self._returns[:]
+        other.history = [h[:] for h in self.history]
         return other
 
 
 class HandfootObserver:
-    """Observation and information-state tensors and strings, from the seat's view only."""
+    """Observation and information-state tensors and strings, from the seat's view only.
+
+    The information-state tensor is the observation followed by the round's public history
+    summed per seat, relative to the observer (seat +0 first): the cards each seat discarded
+    this round, per kind (divided by 10), and how often it took the pile (divided by 10)."""
 
     def __init__(self, rules: Rules, perfect_recall: bool) -> None:
         self.layout = layout_for(rules)
+        self.players = rules.players
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(self.layout.size, dtype=np.float32)
-        self.dict = {"view": self.tensor}
+        size = self.layout.size
+        extra = HISTORY_PER_SEAT * rules.players if perfect_recall else 0
+        self.tensor = np.zeros(size + extra, dtype=np.float32)
+        self.dict = {"view": self.tensor[:size]}
+        if perfect_recall:
+            self.dict["history"] = self.tensor[size:].reshape(rules.players, HISTORY_PER_SEAT)
 
     def set_from(self, state: HandfootState, player: int) -> None:
         if state.game is None:
             self.tensor.fill(0.0)
-        else:
-            self.tensor[:] = self.layout.encode(view(state.game, player))
+            return
+        size = self.layout.size
+        self.tensor[:size] = self.layout.encode(view(state.game, player))
+        if self.perfect_recall:
+            n = self.players
+            rows = [state.history[(player + k) % n] for k in range(n)]
+            self.dict["history"][:] = np.asarray(rows, dtype=np.float32) / 10.0
 
     def string_from(self, state: HandfootState, player: int) -> str:
         if state.game is None:
