@@ -201,6 +201,7 @@ class Rules:
     pile_pair: PilePair
     pile_wild_top: PileWildTop
     pile_before_opening: PileBeforeOpening
+    pile_opening_checked: bool  # a pile taken before the opening must be able to reach it
     pile_onto_meld: bool  # the top card alone may go onto the team's open meld of its rank
     pile_any_card: bool  # the pile may be picked up when any card of it plays at once
     discard_after_pile: bool
@@ -232,6 +233,7 @@ class Rules:
     permission: bool
     permission_yes: PermissionYes
     last_card: LastCard
+    strip_bare: bool  # the foot's last card may be discarded without going out
     going_out_bonus: int
     final_lap: FinalLap
     stock_out: StockOut
@@ -442,6 +444,7 @@ _BOOL_KEYS = {
     "wild_melds", "special_fills_clean", "clean_fills_dirty", "permission",
     "black_three_book", "black_three_blocks", "pile_onto_meld", "pile_any_card",
     "opening_counts_bonuses", "whole_hand_opening", "foot_replaces_draw",
+    "pile_opening_checked", "strip_bare",
 }
 _STR_KEYS = {"name", "source", *CHOICES}
 

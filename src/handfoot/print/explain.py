@@ -43,7 +43,7 @@ OPTION_CLAUSE: dict[str, str] = {
     "jokers": "2.2", "draw_count": "3.2", "black_three_blocks": "4.2", "pile_onto_meld": "4.7",
     "pile_any_card": "4.8", "black_three_book": "5.7", "opening_counts_bonuses": "6.2",
     "whole_hand_opening": "6.4", "foot_replaces_draw": "7.3", "final_lap": "8.7",
-    "max_reshuffles": "9.3",
+    "max_reshuffles": "9.3", "pile_opening_checked": "4.6", "strip_bare": "7.5",
 }
 LABELS = ("name", "source")
 
@@ -67,7 +67,6 @@ FIXED: dict[str, str] = {
     "7.3": "A player who plays every card of a packet picks up the next: at once after a "
     "meld, from the next turn after a discard. The last packet is the foot.",
     "7.4": "Red threes found in a packet just picked up are laid at once.",
-    "7.5": "A player empties the foot only by going out, and keeps cards back until allowed to.",
     "8.3": "A player goes out only from the foot.",
     "10.1": "Every card in the team's melds scores its card value.",
     "10.4": "Every card still held (the packet in play and any not yet picked up) counts "
@@ -173,6 +172,15 @@ SENTENCES: dict[str, Callable[[Rules], str]] = {
         "on the next turn without drawing.", "A player whose discard emptied a packet draws "
         "as usual on the next turn."),
     "final_lap": _choice("final_lap", "Going out: "),
+    "pile_opening_checked": lambda r: _yes(
+        r.pile_opening_checked, "A pile taken before the team's opening must be able to reach "
+        "the minimum with the cards in hand, checked when it is taken.", "A pile taken before "
+        "the team's opening is checked only as it is melded: a short one is taken back (6.3)."),
+    "strip_bare": lambda r: _yes(
+        r.strip_bare, "A player in the foot who may not go out may still discard the last "
+        "card: the turn ends with no cards held, and the player draws and plays on next turn; "
+        "a meld empties the foot only to go out.", "A player empties the foot only by going "
+        "out, and keeps cards back until allowed to."),
     "max_reshuffles": lambda r: (
         "Where the pile is reshuffled into a new stock, "
         + ("once a round at most." if r.max_reshuffles == 1 else
