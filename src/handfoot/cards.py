@@ -46,6 +46,11 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+def agree(n: int, one: str, many: str) -> str:
+    """The word that agrees with a count: ``agree(1, "holds", "hold")`` after ``1 deck``."""
+    return one if n == 1 else many
+
+
 def parse_kind(token: str) -> int:
     """Kind index of a token such as ``K``, ``10``, ``2``, ``JK`` or ``R3`` (case-insensitive)."""
     kind = _TOKEN_TO_KIND.get(token.strip().upper())

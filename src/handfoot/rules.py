@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-from .cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind, plural
+from .cards import KIND_TOKENS, NATURAL_RANKS, CardError, agree, parse_kind, plural
 from .errors import HandfootError
 
 
@@ -361,7 +361,8 @@ class Rules:
             dealt + 2 <= self.shoe_size,
             "packets",
             f"{self.players} players x {sum(self.packets)} cards = {dealt} dealt, but "
-            f"{plural(self.decks, 'deck')} hold {self.shoe_size} cards and the stock needs some",
+            f"{plural(self.decks, 'deck')} {agree(self.decks, 'holds', 'hold')} "
+            f"{self.shoe_size} cards and the stock needs some",
         )
         need(self.rounds >= 1, "rounds", "must be at least 1")
         need(self.rounds <= 100, "rounds", "at most 100: the documents play 4")

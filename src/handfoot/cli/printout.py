@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from handfoot.cards import agree
 from handfoot.scorekeeper import ScoreError
 
 from .common import UserError, add_rules_options, load_rules
@@ -51,7 +52,7 @@ def run_sheet(args: argparse.Namespace) -> int:
         rules, _ = load_rules(args)
         if args.team and len(args.team) != rules.teams:
             raise UserError(f"--team: these rules have {rules.teams} teams, but "
-                            f"{len(args.team)} were named")
+                            f"{len(args.team)} {agree(len(args.team), 'was', 'were')} named")
         score_sheet(rules, out, list(args.team) or None)
     print(f"wrote {out}")
     return 0

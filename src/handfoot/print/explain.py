@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import fields
 
-from handfoot.cards import KIND_NAMES, parse_kind
+from handfoot.cards import KIND_NAMES, parse_kind, plural
 from handfoot.clauses import CLAUSES
 from handfoot.presets import preset
 from handfoot.rules import CARD_VALUE_KEYS, CHOICES, UNLIMITED, Rules, RulesError
@@ -199,17 +199,18 @@ SENTENCES: dict[str, Callable[[Rules], str]] = {
         r.discard_after_pile, "A turn that began by taking the pile ends with a discard.",
         "A turn that began by taking the pile ends with a knock, not a discard."),
     "pile_take": lambda r: ("Taking the pile takes the whole pile." if r.pile_take == 0 else
+                            "Taking the pile takes only its top card." if r.pile_take == 1 else
                             f"Taking the pile takes the top {r.pile_take} cards."),
     "pile_pair": _choice("pile_pair", "The pile is taken with "),
     "pile_wild_top": _choice("pile_wild_top"),
     "pile_before_opening": _choice("pile_before_opening",
                                    "Taking the pile before the team's opening: "),
     "meld_min": lambda r: f"A meld starts with {r.meld_min} cards of one rank.",
-    "naturals_before_wild": lambda r: f"A meld needs {r.naturals_before_wild} natural cards "
-    "before it may hold a wild card.",
+    "naturals_before_wild": lambda r: f"A meld needs "
+    f"{plural(r.naturals_before_wild, 'natural card')} before it may hold a wild card.",
     "max_wilds": lambda r: ("A meld may hold any number of wild cards (no cap)."
                             if r.max_wilds == UNLIMITED else
-                            f"A meld holds at most {r.max_wilds} wild cards."),
+                            f"A meld holds at most {plural(r.max_wilds, 'wild card')}."),
     "wild_ratio": lambda r: "No ratio of wild cards to naturals applies." if r.wild_ratio ==
     "none" else f"Wild cards and naturals: {CHOICES['wild_ratio'][r.wild_ratio]}.",
     "wilds_first": lambda r: _yes(
@@ -279,7 +280,7 @@ SENTENCES: dict[str, Callable[[Rules], str]] = {
                                     if not r.over_meld_penalty else "A wild card melded beyond "
                                     "the limits, found after the turn, costs "
                                     f"{_n(r.over_meld_penalty)}."),
-    "rounds": lambda r: f"A game is {r.rounds} rounds; the highest total wins.",
+    "rounds": lambda r: f"A game is {plural(r.rounds, 'round')}; the highest total wins.",
 }
 
 

@@ -505,7 +505,8 @@ def round_result_text(s: Session, index: int) -> str:
             running[t] += row.total
     me = rules.team_of(s.human)
     order = [me] + [t for t in range(rules.teams) if t != me]
-    # Rows by label, a count moved out of the label into the cell: "clean canastas x2".
+    # Rows by label, a count moved out of the label into the cell: "clean canastas x2" is
+    # the row "clean canastas" and the cell "2 = 1000", the points being for both together.
     # Every team's lines come in the engine's order; a row missing from one team goes where
     # the others have it.
     labels: list[str] = []
@@ -513,15 +514,13 @@ def round_result_text(s: Session, index: int) -> str:
     for team in order:
         at = 0
         for line in result.teams[team].lines:
-            base, _, count = line.label.rpartition(" x")
-            if not base or not count.isdigit():
-                base, count = line.label, ""
+            base, count = line.counted()
             if base in labels:
                 at = labels.index(base) + 1
             else:
                 labels.insert(at, base)
                 at += 1
-            rows.setdefault(base, {})[team] = (f"{count}× " if count else "") + str(line.points)
+            rows.setdefault(base, {})[team] = (f"{count} = " if count else "") + str(line.points)
     rows = {label: rows[label] for label in labels}
     names = [team_name(s, t) for t in order]
     col = max(9, *(len(n) + 2 for n in names), *(len(c) + 2 for r in rows.values()
