@@ -1294,3 +1294,38 @@ def test_counts_of_one_read_right(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert main(["print", "sheet", "--rules", "hand-and-foot", "--team", "Solo", "-o",
                  str(tmp_path / "s.pdf")]) == 2
     assert "2 teams, but 1 was named" in capsys.readouterr().err
+
+
+def test_a_player_who_stripped_bare_draws_and_knocks_by_keys() -> None:
+    """Under strip_bare (D34) the person sheds the foot's last card with d, holds no card,
+    draws with s next turn, and, the draw bringing only red threes that are not replaced,
+    is told to knock and does with n."""
+    from handfoot.bots import make_bot
+    from handfoot.presets import house_rules
+    from scenario import game, play, set_melds, to_foot
+
+    rules = house_rules("hand-and-foot", {"strip_bare": True, "red_three_replacement": "never"})
+    g = game(rules, "4 | 5", stock="9 9 8 8 J J Q Q R3 R3 4 4 5 5 6 6 7 7 8 8 9 9 10 10")
+    to_foot(g, 0)
+    set_melds(g, 0, "K K K K K K K;9 9 9")
+    play(g, ["draw", "add 9: 9", "add 9: 9"])
+    s = Session(g, ["you", "heuristic", "heuristic", "heuristic"], 0,
+                {seat: make_bot("heuristic", seed=seat) for seat in (1, 2, 3)})
+    app = PlayApp(s, pace=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.press("d", "5")
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if s.human_to_act:
+                break
+        assert g.hand_n[0] == 0 and not g.results
+        assert "Your foot: 0 cards" in screen_text(app)
+        await pilot.press("s")
+        await pilot.pause()
+        assert "Your turn: knock (n)" in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert "You knock" in s.log.lines
+
+    run(app, (80, 24), body)

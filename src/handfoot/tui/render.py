@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 from textual.markup import to_content
 
-from ..actions import BlackThreeBook, Knock, PickUpPile, TakeOnto, TakePile
+from ..actions import BlackThreeBook, Discard, Knock, PickUpPile, TakeOnto, TakePile
 from ..bots.knowledge import missing
 from ..cards import (
     BLACK_THREE,
@@ -180,7 +180,14 @@ def status_lines(s: Session, width: int) -> list[str]:
         if v.phase == "answer":
             bits.append(bit(f"{s.names[v.turn]} asks you: may I go out? y / n", "reverse"))
         else:
-            bits.append(bit(f"Your turn: {PHASE_WORDS.get(v.phase, v.phase)}", "reverse"))
+            words = PHASE_WORDS.get(v.phase, v.phase)
+            legal = s.game.legal_actions()
+            if (v.phase == "meld" and not any(isinstance(a, Discard) for a in legal)
+                    and any(isinstance(a, Knock) for a in legal)):
+                # After taking the pile where a knock ends the turn (3.6), or holding no card
+                # to discard (D21, D34).
+                words = "meld, then knock (n)" if len(legal) > 1 else "knock (n)"
+            bits.append(bit(f"Your turn: {words}", "reverse"))
     else:
         bits.append(bit(f"{s.names[v.actor]} to {'answer' if v.phase == 'answer' else 'play'}…"))
     question = question_text(s)
