@@ -115,3 +115,44 @@ def test_heuristic_leaves_a_pile_whose_opening_it_cannot_reach() -> None:
         assert any(a.text.startswith("take") for a in legal)
         chosen = HeuristicBot(seed=1).choose(view(g, 0), legal)
         assert chosen.text.startswith(wanted), (hand, chosen)
+
+
+@pytest.mark.parametrize("name", ["hand-and-foot", "hand-knee-foot"])
+def test_bots_play_where_a_player_may_strip_bare_and_a_pile_opening_is_checked(
+        name: str) -> None:
+    """The basic and heuristic bots under strip_bare (D34) and pile_opening_checked (D33):
+    every choice legal and every round ends."""
+    from handfoot.presets import house_rules
+
+    rules = house_rules(name, {"strip_bare": True, "pile_opening_checked": True, "rounds": 1})
+    for seed in range(2):
+        bots = [make_bot(("heuristic", "basic")[s % 2], seed=seed * 10 + s)
+                for s in range(rules.players)]
+        g = Game.new(rules, seed=seed)
+        while not g.over:
+            legal = g.legal_actions()
+            action = bots[g.actor].choose(view(g, g.actor), legal)
+            assert action in legal
+            g.apply(action)
+
+
+@pytest.mark.parametrize("spec", ["basic", "heuristic"])
+def test_bots_act_legally_holding_no_card(spec: str) -> None:
+    """A seat that stripped bare (D34) draws at its next turn; one whose draw brought only
+    red threes that are not replaced knocks."""
+    from handfoot.presets import house_rules
+    from scenario import game, play, set_melds, to_foot
+
+    rules = house_rules("hand-and-foot", {"strip_bare": True, "red_three_replacement": "never"})
+    g = game(rules, "4 | 5", stock="9 9 8 8 J J Q Q R3 R3 4 4")
+    to_foot(g, 0)
+    set_melds(g, 0, "K K K K K K K;9 9 9")
+    play(g, ["draw", "add 9: 9", "add 9: 9", "discard 5"])
+    for _seat in (1, 2, 3):
+        play(g, ["draw", "discard 9"])
+    bot = make_bot(spec, seed=1)
+    for expected in ("draw", "knock"):
+        assert g.hand_n[0] == 0 and g.actor == 0
+        action = bot.choose(view(g, 0), g.legal_actions())
+        assert action.text == expected
+        g.apply(action)

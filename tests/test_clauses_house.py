@@ -622,7 +622,7 @@ def test_9_3_a_seeded_reshuffle_is_recorded_and_replays_exactly() -> None:
     g = seeded_reshuffle_game()
     text = record_to_json(Record.from_game(g))
     data = json.loads(text)
-    assert data["version"] == 3 and len(data["rounds"][0]["reshuffles"]) == len(
+    assert data["version"] == 4 and len(data["rounds"][0]["reshuffles"]) == len(
         g.round_restocks[0])
     outcome = replay(load_record(text))
     assert outcome.ok, (outcome.illegal, outcome.mismatches)
@@ -676,3 +676,161 @@ def test_10_8_the_new_actions_keep_the_old_indices_and_parse_back() -> None:
     for a in ATOMIC_ACTIONS[-3:]:
         assert parse_action(a.text) == a
         assert eval(repr(a), {"parse_action": parse_action}) == a
+
+
+# ---------------------------------------------------------------- 4.6 a pile opening checked
+def test_4_6_checked_a_pile_that_cannot_reach_the_minimum_is_refused_when_taken() -> None:
+    # K K K = 30 with the top card and nothing else the hand can meld: 30 of round 1's 50.
+    rules = hf(pile_opening_checked=True)
+    g = game(rules, "K K 9 9 | 4", pile="A A A K", stock="8 8 4 4")
+    refusal = g.refusal(parse_action("take-pile"))
+    assert refusal == ("4.6", "this pile opening can reach at most 30 points; round 1 needs 50")
+    assert "take-pile" not in legal_texts(g)
+    # Without the option it may be taken and then taken back (6.3, D15).
+    g = game(preset(HF), "K K 9 9 | 4", pile="A A A K", stock="8 8 4 4")
+    assert clause(g, "take-pile") is None
+
+
+def test_4_6_checked_a_pile_that_can_reach_the_minimum_is_taken_and_opens() -> None:
+    rules = hf(pile_opening_checked=True)
+    # K K K (30) + 6 6 6 6 (20) = 50: reachable, so the take is legal and the opening is made.
+    g = game(rules, "K K 6 6 6 6 9 | 4", pile="A A Q K")
+    assert "take-pile" in legal_texts(g)
+    play(g, ["take-pile", "meld 6 6 6", "add 6: 6"])
+    assert g.opened[0]
+
+
+def test_4_6_checked_counts_wild_cards_and_the_canasta_bonus_as_the_rules_do() -> None:
+    # Seven kings with the top card: 70 in cards alone, so it reaches 90 only with the bonus.
+    hand_text = "K K K K K K 9 | 4"
+    base = dict(pile_opening_checked=True, opening_minimums=[90, 90, 120, 150])
+    g = game(hf(**base), hand_text, pile="4 K")
+    assert g.refusal(parse_action("take-pile")) == (
+        "4.6", "this pile opening can reach at most 70 points; round 1 needs 90")
+    g = game(hf(**base, opening_counts_bonuses=True), hand_text, pile="4 K")
+    assert clause(g, "take-pile") is None
+    # A 2 and a joker from the hand reach it too: 70 + 20 + 50 = 140, one meld rule allowing.
+    g = game(hf(**base, max_wilds="unlimited", wild_ratio="none"), "K K K K K 2 JK 9 | 4",
+             pile="4 K")
+    assert clause(g, "take-pile") is None
+
+
+def test_4_6_checked_the_hand_only_minimum_leaves_out_the_top_card() -> None:
+    # 004 counts only the hand: K K + 6 6 6 = 20 + 15 = 35 of 50.
+    rules = house_rules("hand-and-foot-13", {"pile_opening_checked": True})
+    g = game(rules, "K K 6 6 6 9 | 4", pile="A K")
+    assert g.refusal(parse_action("take-pile")) == (
+        "4.6", "this pile opening can reach at most 35 points; round 1 needs 50")
+
+
+def test_4_6_checked_picking_the_pile_up_counts_the_cards_picked_up() -> None:
+    rules = hf(pile_opening_checked=True, pile_any_card=True)
+    # The pile's three aces meld at once (60): the pick-up reaches 50.
+    g = game(rules, "9 9 4 | 4", pile="A A A")
+    assert clause(g, "pick-up-pile") is None
+    # Two aces and a king on top: no meld of 50 can be made from the hand and the pile.
+    g = game(rules, "K K 4 | 4", pile="A 5 K")
+    refusal = g.refusal(parse_action("pick-up-pile"))
+    assert refusal is not None and refusal[0] == "4.6" and "round 1 needs 50" in refusal[1]
+
+
+def test_4_6_checked_once_open_the_pile_is_taken_as_before() -> None:
+    rules = hf(pile_opening_checked=True)
+    g = game(rules, "K K 9 9 | 4", pile="A A A K")
+    set_melds(g, 0, "Q Q Q")
+    assert clause(g, "take-pile") is None
+
+
+def test_4_6_checked_is_validated_and_off_in_every_preset() -> None:
+    assert "true or false" in refused("pile_opening_checked", pile_opening_checked="yes")
+    for name in PRESET_NAMES:
+        assert preset(name).to_mapping()["pile_opening_checked"] is False
+
+
+# ---------------------------------------------------------------- 7.5 stripping bare
+def bare(rules: Rules, foot: str = "5", stock: str = "9 9 8 8 J J Q Q 6 6 4 4") -> Game:
+    """Seat 0 in its foot, its team a dirty canasta short of going out, an open meld of 9s."""
+    g = game(rules, "4 | " + foot, stock=stock)
+    to_foot(g, 0)
+    set_melds(g, 0, f"{CLEAN};9 9 9")
+    return g
+
+
+def test_7_5_strip_bare_the_last_card_is_discarded_without_going_out() -> None:
+    g = bare(preset(HF))
+    play(g, ["draw", "add 9: 9"])  # 5 9 left: 7.5 keeps both
+    assert clause(g, "add 9: 9") == "7.5.1"
+    g = bare(hf(strip_bare=True))
+    play(g, ["draw", "add 9: 9", "add 9: 9"])  # 5 left, and it may go
+    assert legal_texts(g) == {"discard 5"}
+    events = play(g, ["discard 5"])
+    assert "went_out" not in event_names(events) and not g.results
+    assert g.hand_n[0] == 0 and g.seat == 1 and g.phase == "draw"
+
+
+def test_7_5_strip_bare_the_player_draws_and_plays_on_next_turn() -> None:
+    g = bare(hf(strip_bare=True))
+    play(g, ["draw", "add 9: 9", "add 9: 9", "discard 5"])
+    for _seat in (1, 2, 3):
+        play(g, ["draw", "discard 9"])
+    assert g.seat == 0 and g.phase == "draw" and legal_texts(g) == {"draw"}
+    play(g, ["draw"])
+    assert hand(g, 0) == "6 6" and g.hand_n[0] == 2
+    play(g, ["discard 6"])
+    assert g.seat == 1 and hand(g, 0) == "6"
+
+
+def test_7_5_strip_bare_a_meld_still_empties_the_foot_only_to_go_out() -> None:
+    g = bare(hf(strip_bare=True, last_card="meld_or_discard"), foot="9")
+    play(g, ["draw", "add 9: 9", "add 9: 9"])  # 9 left: melding it would leave no discard
+    refusal = g.refusal(parse_action("add 9: 9"))
+    assert refusal is not None and refusal[0] == "7.5.1"
+    assert "keep a card to discard" in refusal[1]
+    assert clause(g, "discard 9") is None
+
+
+def test_7_5_strip_bare_a_discard_that_may_go_out_goes_out() -> None:
+    g = bare(hf(strip_bare=True))
+    set_melds(g, 0, DIRTY)
+    play(g, ["draw", "add 9: 9", "add 9: 9"])
+    events = play(g, ["discard 5"])
+    assert "went_out" in event_names(events) and g.results[0].went_out == 0
+
+
+def test_7_5_strip_bare_no_card_after_drawing_knocks() -> None:
+    # Red threes drawn by a bare player and not replaced leave no card to discard: a knock
+    # ends the turn (D34, as D21).
+    g = bare(hf(strip_bare=True, red_three_replacement="never"),
+             stock="9 9 8 8 J J Q Q R3 R3 4 4")
+    play(g, ["draw", "add 9: 9", "add 9: 9", "discard 5"])
+    for _seat in (1, 2, 3):
+        play(g, ["draw", "discard 9"])
+    play(g, ["draw"])
+    assert g.hand_n[0] == 0 and legal_texts(g) == {"knock"}
+    play(g, ["knock"])
+    assert g.seat == 1
+
+
+def test_7_5_strip_bare_is_validated_off_in_every_preset_and_explained() -> None:
+    from handfoot.print.explain import explain
+
+    assert "true or false" in refused("strip_bare", strip_bare=1)
+    for name in PRESET_NAMES:
+        assert preset(name).to_mapping()["strip_bare"] is False
+    assert "keeps cards back until allowed to" in explain(preset(HF))
+    text = " ".join(explain(hf(strip_bare=True, pile_opening_checked=True)).split())
+    assert "may still discard the last card" in text
+    assert "must be able to reach the minimum" in text
+
+
+def test_7_5_and_4_6_records_before_version_4_play_without_either_rule() -> None:
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "hf-worked-round-1935.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["version"] == 4 and data["rules"]["strip_bare"] is False
+    data["version"] = 3
+    del data["rules"]["strip_bare"], data["rules"]["pile_opening_checked"]
+    old = load_record(json.dumps(data))
+    assert not old.rules.strip_bare and not old.rules.pile_opening_checked
+    assert replay(old).ok

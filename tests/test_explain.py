@@ -81,6 +81,8 @@ HOUSE_RULES = {
     "final_lap": ("meld_out", "8.7", "gives every other player one more turn"),
     "stock_out": ("reshuffle", "9.1", "shuffled into a new stock and play goes on"),
     "pile_take": (9, "4.1", "Taking the pile takes the top 9 cards."),
+    "pile_opening_checked": (True, "4.6", "must be able to reach the minimum with the cards"),
+    "strip_bare": (True, "7.5", "may still discard the last card: the turn ends"),
 }
 
 

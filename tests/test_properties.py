@@ -68,8 +68,8 @@ presets = st.sampled_from(PRESET_NAMES)
 players = st.sampled_from(PLAYERS)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
-# The house rules of other tables (docs/RULES.md, D24 to D31), each switched on or left as the
-# preset has it, in random combinations: the values each may take when switched on.
+# The house rules of other tables (docs/RULES.md, D24 to D31, D33, D34), each switched on or left
+# as the preset has it, in random combinations: the values each may take when switched on.
 HOUSE_VALUES: dict[str, list[Any]] = {
     "jokers": [0, 2, 4],
     "draw_count": [1, 2, 3],
@@ -87,6 +87,8 @@ HOUSE_VALUES: dict[str, list[Any]] = {
     "black_three_blocks": [False],
     "max_wilds": ["unlimited"],
     "partner_in_foot": ["in_foot"],
+    "pile_opening_checked": [True],
+    "strip_bare": [True],
 }
 TURN_CAPS = [40, 80, 150]
 
@@ -751,8 +753,9 @@ def _out_by_brute_force(g: State) -> bool:
             return True
         if s.hand_n[seat] == 1 and legality.facts.discard_owed(s):
             kind = next(k for k in range(NUM_KINDS) if s.hands[seat][k])
-            if legality.discard_refusal(s, kind) is None:
-                return True
+            if legality.discard_refusal(s, kind) is None and (
+                    not s.rules.strip_bare or legality.facts.go_out_refusal(s, seat) is None):
+                return True  # the discard goes out (under strip_bare it may only shed, D34)
         team = seat % s.t.teams
         key = (tuple(s.hands[seat]), tuple(s.nat[team]), tuple(s.two[team]),
                tuple(s.jok[team]), tuple(s.closed[team]))
@@ -872,3 +875,58 @@ def test_thousands_of_house_rule_games(record_property: Any) -> None:
             assert replay(load_record(text)).ok
     record_property("house", dict(stats))
     assert sum(stats[h] for h in HOW_ROUNDS_END) == 2 * HOUSE_GAMES
+
+
+# ====================================================================== a pile opening, searched
+def _opens_by_brute_force(g: State) -> bool:
+    """Whether some order of meld steps at all (no look-ahead) makes the team's opening from
+    here with a turn that can still end: the oracle for the check of pile_opening_checked
+    (4.6, D33), which takes the slots in order."""
+    seat = g.seat
+    team = seat % g.t.teams
+    steps = [a for a in ATOMIC_ACTIONS if isinstance(a, Start | Add | BlackThreeBook)]
+    seen: set[tuple[object, ...]] = set()
+
+    def search(s: State) -> bool:
+        if s.opened[team]:
+            return legality._stuck_refusal(s) is None
+        key = (tuple(s.hands[seat]), tuple(s.nat[team]), tuple(s.two[team]),
+               tuple(s.jok[team]), tuple(s.closed[team]), s.pile_owed)
+        if key in seen:
+            return False
+        seen.add(key)
+        for step in steps:
+            refusal = (legality.book_refusal(s, look_ahead=False)
+                       if isinstance(step, BlackThreeBook)
+                       else legality.meld_refusal(s, step, look_ahead=False))
+            if refusal is None:
+                trial = s.clone()
+                if transitions.apply_step(trial, step, []) is None and search(trial):
+                    return True
+        return False
+
+    return search(g)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(rules=house_combos(), seed=seeds)
+def test_4_6_a_checked_pile_opening_is_taken_exactly_when_some_order_of_melds_opens(
+        rules: Rules, seed: int) -> None:
+    rules = rules.replace(pile_opening_checked=True)
+    g = Game.new(rules, seed=seed)
+    rng = random.Random(seed)
+    checked = 0
+    while not g.over and checked < 12:
+        team = g.seat % g.t.teams
+        if g.phase is Phase.DRAW and not g.opened[team] and g.pile and g.hand_n[g.seat] <= 11:
+            for take in g.t.takes:
+                refusal = g.refusal(take)
+                if refusal is not None and not refusal[1].startswith("this pile opening"):
+                    continue  # refused for another reason, before the opening is judged
+                trial = g.clone()
+                if transitions.apply_step(trial, take, []) is not None:
+                    continue
+                checked += 1
+                assert (refusal is None) == _opens_by_brute_force(trial), (take, refusal)
+        # Random play leaves teams unopened longer, so more takes are judged.
+        g.apply(greedy_action(g, rng) if seed % 2 else rng.choice(g.legal_actions()))

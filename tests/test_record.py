@@ -265,7 +265,7 @@ def test_bad_records_name_the_field() -> None:
         edit(copy)
         return copy
 
-    assert _error_field(changed(lambda d: d.update(version=4))) == "version"
+    assert _error_field(changed(lambda d: d.update(version=5))) == "version"
     assert _error_field(changed(lambda d: d.update(format="pgn"))) == "format"
     assert _error_field(changed(lambda d: d.pop("rounds"))) == "rounds"
     assert _error_field(changed(lambda d: d.pop("version"))) == "version"
@@ -449,4 +449,4 @@ def test_a_version_1_record_replays_as_it_was_played() -> None:
     assert record.version == 1
     assert record.rules.permission_yes == "allows" and record.rules.canasta_pennies == 0
     assert replay(record).ok
-    assert record_to_json(record).startswith('{\n "format": "handfoot-record",\n "version": 3,')
+    assert record_to_json(record).startswith('{\n "format": "handfoot-record",\n "version": 4,')

@@ -274,7 +274,7 @@ def check_result(s: Session, text: str, index: int) -> None:
             base, _, count = label.rpartition(" x")
             if not base or not count.isdigit():
                 base, count = label, ""
-            cell = f"{count}× {points}" if count else str(points)
+            cell = f"{count} = {points}" if count else str(points)
             line = next((x for x in text.splitlines() if re.search(
                 rf"(^|│) ?{re.escape(base)}\s", x)), None)
             assert line is not None, (base, text)
@@ -1197,3 +1197,135 @@ def test_5_2_ten_kings_staged_at_once_lay_down_as_a_canasta_and_a_new_meld() -> 
         assert [c[:2] for c in team.closed] == [(KING, 7)]
 
     run(app, (100, 30), body)
+
+
+# ---------------------------------------------------------------------- issue 26's terminal points
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def test_t_opens_the_table_and_0_is_the_10() -> None:
+    """One meaning for t: the whole table, in the game, the ? box and docs/PLAY.md alike."""
+    from handfoot.tui.app import CARD_KEYS, KEYS_HELP
+
+    assert "t" not in CARD_KEYS and CARD_KEYS["0"] == TEN
+    assert dict(KEYS_HELP)["t"].startswith("the whole table")
+    assert dict(KEYS_HELP)["4-9, 0"] == "pick a card (0 is a 10)"
+    play_doc = (DOCS / "PLAY.md").read_text(encoding="utf-8")
+    assert "`t` (10)" not in play_doc and "| `t` | the whole table" in play_doc
+    s = session(seed=7)
+    app = PlayApp(s, pace=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await to_my_meld_phase(app, pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        assert "The table" in screen_text(app) and not any(s.picked)
+        await pilot.press("escape")
+        await pilot.pause()
+        if s.view().hand[TEN]:
+            await pilot.press("0")
+            await pilot.pause()
+            assert "Picked: 10" in screen_text(app)
+
+    run(app, (100, 30), body)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 24), (120, 40)])
+def test_the_keys_box_keeps_its_column_when_lines_wrap(size: tuple[int, int]) -> None:
+    """Every line of the ? box is a line of the text wrapped for the box: nothing cut under
+    the scroll bar, and a wrapped description starts under the descriptions, not the keys."""
+    from handfoot.tui.app import KEY_COLUMN, help_text
+
+    s = session(seed=7)
+    app = PlayApp(s, pace=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        wrapped = re.sub(r"\[/?b\]", "", help_text(size[0] - 6)).splitlines()
+        lines = screen_text(app).splitlines()
+        top = next(i for i, line in enumerate(lines) if "╭─ Keys" in line)
+        left, right = lines[top].index("╭"), lines[top].rindex("╮")
+        bottom = next(i for i, line in enumerate(lines) if "╰" in line)
+        shown = [line[left + 2:right].rstrip(" ▁▂▃▄▅▆▇█") for line in lines[top + 1:bottom]]
+        assert len(shown) >= 10
+        for line in shown:
+            assert line.rstrip() in wrapped, (line, wrapped)
+        continued = [line for line in wrapped[:30] if line.startswith(" ")]
+        assert continued and all(line[:KEY_COLUMN].isspace() and line[KEY_COLUMN] != " "
+                                 for line in continued)
+
+    run(app, size, body)
+
+
+def test_a_resumed_record_without_a_seed_names_its_round_and_no_seed() -> None:
+    """examples/hf-worked-round-1935.json is round 2 of 4, dealt without a seed."""
+    record = load_record((EXAMPLES / "hf-worked-round-1935.json").read_text(encoding="utf-8"))
+    s = Session.resume(record)
+    app = PlayApp(s, pace=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Round 2 of 4" in text and "Round 2 over" in text and "Round 1 of" not in text
+        # Canasta bonuses: the points are for all of them, "2 = 1000", not "2× 1000".
+        assert re.search(r"clean canastas\s+·\s+2 = 1000", text), text
+        assert "×" not in render.round_result_text(s, 0)
+        assert "Seed None" not in text and "Dealt as recorded (no seed)" in text
+
+    run(app, (80, 24), body)
+    assert s.log.lines[-1] == "resumed after 13 moves"
+    one = cut(record, 1)
+    assert Session.resume(one).log.lines[-1] == "resumed after 1 move"
+
+
+def test_counts_of_one_read_right(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Counts and their words agree where a count may be one (issue 26's "1 deck hold")."""
+    from handfoot.print.explain import explain
+    from handfoot.rules import RulesError
+
+    with pytest.raises(RulesError, match="1 deck holds 54 cards"):
+        preset("hand-and-foot").replace(decks=1, players=2, team_size=1, packets=[20, 20])
+    text = " ".join(explain(preset("hand-and-foot").replace(
+        rounds=1, max_wilds=1, naturals_before_wild=1, pile_take=1)).split())
+    assert "A game is 1 round;" in text and "at most 1 wild card." in text
+    assert "needs 1 natural card before" in text and "takes only its top card." in text
+    assert main(["print", "sheet", "--rules", "hand-and-foot", "--team", "Solo", "-o",
+                 str(tmp_path / "s.pdf")]) == 2
+    assert "2 teams of 2, but 1 team was named" in capsys.readouterr().err
+
+
+def test_a_player_who_stripped_bare_draws_and_knocks_by_keys() -> None:
+    """Under strip_bare (D34) the person sheds the foot's last card with d, holds no card,
+    draws with s next turn, and, the draw bringing only red threes that are not replaced,
+    is told to knock and does with n."""
+    from handfoot.bots import make_bot
+    from handfoot.presets import house_rules
+    from scenario import game, play, set_melds, to_foot
+
+    rules = house_rules("hand-and-foot", {"strip_bare": True, "red_three_replacement": "never"})
+    g = game(rules, "4 | 5", stock="9 9 8 8 J J Q Q R3 R3 4 4 5 5 6 6 7 7 8 8 9 9 10 10")
+    to_foot(g, 0)
+    set_melds(g, 0, "K K K K K K K;9 9 9")
+    play(g, ["draw", "add 9: 9", "add 9: 9"])
+    s = Session(g, ["you", "heuristic", "heuristic", "heuristic"], 0,
+                {seat: make_bot("heuristic", seed=seat) for seat in (1, 2, 3)})
+    app = PlayApp(s, pace=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.press("d", "5")
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if s.human_to_act:
+                break
+        assert g.hand_n[0] == 0 and not g.results
+        assert "Your foot: 0 cards" in screen_text(app)
+        await pilot.press("s")
+        await pilot.pause()
+        assert "Your turn: knock (n)" in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert "You knock" in s.log.lines
+
+    run(app, (80, 24), body)

@@ -58,6 +58,11 @@ def excerpt(text: str) -> str:
     return f"{text[:EXCERPT]!r}... ({len(text):,} characters)"
 
 
+def agree(n: int, one: str, many: str) -> str:
+    """The word that agrees with a count: ``agree(1, "holds", "hold")`` after ``1 deck``."""
+    return one if n == 1 else many
+
+
 def parse_kind(token: str) -> int:
     """Kind index of a token such as ``K``, ``10``, ``2``, ``JK`` or ``R3`` (case-insensitive)."""
     kind = _TOKEN_TO_KIND.get(token.strip().upper())

@@ -10,6 +10,7 @@ from typing import Any
 from .cards import (
     JOKER,
     CardError,
+    agree,
     card_kind,
     counts_of,
     format_cards,
@@ -77,7 +78,8 @@ class Deal:
         for k, n in enumerate(used):
             if n > shoe[k]:
                 raise DealError(f"the deal uses {n} of card {format_cards([k])}, "
-                                f"but {plural(rules.decks, 'deck')} hold {shoe[k]}")
+                                f"but {plural(rules.decks, 'deck')} "
+                                f"{agree(rules.decks, 'holds', 'hold')} {shoe[k]}")
 
 
 def _text(value: Any) -> str:

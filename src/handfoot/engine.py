@@ -304,7 +304,7 @@ def _legal_meld(g: State) -> list[Action]:
             out += [d for d in compress(DISCARDS, hand)
                     if legality.discard_refusal(g, d.kind) is None]
     # Knocking is refused at once where a discard is owed and more than one card is held.
-    if (not owed or g.hand_n[seat] == 1) and legality.refusal(g, KNOCK) is None:
+    if (not owed or g.hand_n[seat] <= 1) and legality.refusal(g, KNOCK) is None:
         out.append(KNOCK)
     if g.packet_no[seat] == t.last_packet and legality.refusal(g, ASK) is None:
         out.append(ASK)

@@ -134,6 +134,9 @@ def stripping_refusal(g: State, seat: int, why: Refusal | None) -> Refusal:
         return ("7.5", "keep two cards back: one to discard and one to carry on with")
     sub = {"8.1": "7.5.1", "8.4": "7.5.2", "8.5.1": "7.5.3", "8.5.2": "7.5.4",
            "8.7": "7.5"}[why[0]]
+    if g.rules.strip_bare:  # only a meld is refused here: a discard may strip bare (D34)
+        return (sub, f"you may not go out yet ({why[1]}), and a meld empties your "
+                f"{g.rules.packet_names[-1]} only to go out: keep a card to discard")
     return (sub, f"you may not go out yet ({why[1]}), so keep two cards back: one to discard "
             "and one to carry on with")
 

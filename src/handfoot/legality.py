@@ -131,7 +131,7 @@ def take_refusal(g: State, action: TakePile) -> Refusal | None:
     if top in (RED_THREE, BLACK_THREE):
         if not g.t.top_takeable[top]:
             return ("4.2", "a three on top of the pile cannot be melded, so the pile is blocked")
-        return _book_take_refusal(g, action)
+        return _book_take_refusal(g, action) or _short_pile_opening(g, action)
     if top in (TWO, JOKER):
         if rules.pile_wild_top == "blocked":
             return ("4.4", "a wild card on top blocks the pile")
@@ -155,6 +155,10 @@ def take_refusal(g: State, action: TakePile) -> Refusal | None:
     refusal = _fit_refusal(g, team, slot, n, w2, wj, "4.5")
     if refusal:
         return refusal
+    if rules.pile_opening_checked and not g.opened[team]:
+        refusal = _short_pile_opening(g, action)
+        if refusal:
+            return refusal
     if g.hand_n[g.seat] - (n + w2 + wj - 1) <= 1:
         return _by_trial(g, action)
     return None
@@ -219,7 +223,25 @@ def _pick_up(g: State, action: PickUpPile) -> Refusal | None:
     transitions.apply_step(trial, action, [])
     if not any(_owed_step_refusal(trial, step) is None for step in _owed_steps(trial)):
         return ("4.8", "none of the cards you would pick up can be melded at once")
-    return None
+    return _short_pile_opening(g, action)
+
+
+def _short_pile_opening(g: State, action: Action) -> Refusal | None:
+    """Under ``pile_opening_checked``, a pile taken before the team's opening must be able to
+    reach the minimum this turn, judged when it is taken (4.6, decision D33): the refusal says
+    the most the opening could count."""
+    team = g.seat % g.t.teams
+    if not g.rules.pile_opening_checked or g.opened[team]:
+        return None
+    trial = g.clone()
+    if transitions.apply_step(trial, action, []) is not None:
+        return None  # the take's own check names what is wrong with it
+    most = _opening_reach(trial)
+    if most is None:
+        return None
+    needs = (f"round {g.round_no} needs {g.minimum}" if g.rules.opening_by == "round" else
+             f"{facts.teams(g.rules)} score calls for {g.minimum}")
+    return ("4.6", f"this pile opening can reach at most {most} points; {needs}")
 
 
 def _owed_steps(g: State) -> list[Action]:
@@ -377,7 +399,7 @@ def discard_refusal(g: State, kind: int) -> Refusal | None:
     if g.hand_n[seat] == 1:
         if g.packet_no[seat] == g.t.last_packet:
             why = facts.go_out_refusal(g, seat)
-            if why:
+            if why and not g.rules.strip_bare:  # where it is, the card is shed instead (D34)
                 return facts.stripping_refusal(g, seat, why)
         else:
             return facts.next_packet_refusal(g, seat, facts.has_canasta(g, team))
@@ -486,7 +508,9 @@ def _cannot_discard(g: State) -> bool:
     to it is refused by the look-ahead, so knocking here cannot dodge rule 7.5."""
     seat = g.seat
     if g.hand_n[seat] != 1:
-        return False
+        # No card at all: only a player who stripped bare (D34) and then drew red threes or
+        # took a one-card pile onto a meld holds none, and knocks.
+        return g.hand_n[seat] == 0
     kind = next(k for k in range(NUM_KINDS) if g.hands[seat][k])
     return discard_refusal(g, kind) is not None
 
@@ -530,6 +554,50 @@ def _stuck_refusal(g: State) -> Refusal | None:
         return facts.next_packet_refusal(g, seat, False) or \
             ("7.5", "you must keep a card to discard")
     return ("7.5", "you may not empty your hand here")
+
+
+def _opening_reach(g: State) -> int | None:
+    """None when some run of meld steps this turn makes the team's opening from ``g`` and the
+    turn can still end; otherwise the most the opening can count.
+
+    Like can_go_out it works through the slots in order with the engine's own steps; of the
+    positions with the same hand and canastas it keeps the one counting most, since the
+    slots still to come can add the same to each."""
+    seat = g.seat
+    team = seat % g.t.teams
+    if g.opened[team]:
+        return None if _stuck_refusal(g) is None else g.staged
+    starts = [g]
+    if g.pile_owed:  # the first meld must use a card picked up (4.8)
+        starts = []
+        for step in _owed_steps(g):
+            if isinstance(step, BlackThreeBook):
+                refusal = book_refusal(g, look_ahead=False)
+            else:
+                assert isinstance(step, Start | Add)
+                refusal = meld_refusal(g, step, look_ahead=False)
+            after = g.clone()
+            if refusal is None and transitions.apply_step(after, step, []) is None:
+                starts.append(after)
+    frontier: list[State] = []
+    for start in starts:
+        frontier += _book_outcomes(start) if g.t.book else [start]
+    most = g.staged
+    for s in range(-1, NUM_SLOTS):
+        merged: dict[tuple[object, ...], State] = {}
+        for position in frontier:
+            for after in (_slot_outcomes(position, s) if s >= 0 else [position]):
+                if after.opened[team]:
+                    if _stuck_refusal(after) is None:
+                        return None
+                    continue
+                most = max(most, after.staged)
+                key = (tuple(after.hands[seat]), tuple(sorted(facts.canasta_kinds(after, team))))
+                kept = merged.get(key)
+                if kept is None or after.staged > kept.staged:
+                    merged[key] = after
+        frontier = list(merged.values())
+    return most
 
 
 def _assuming_yes(g: State) -> State:
@@ -632,6 +700,8 @@ def _finished(g: State) -> bool:
     if g.hand_n[seat] != 1 or not facts.discard_owed(g):
         return False
     kind = next(k for k in range(NUM_KINDS) if g.hands[seat][k])
+    if g.rules.strip_bare and facts.go_out_refusal(g, seat) is not None:
+        return False  # the discard would only strip bare (D34)
     return discard_refusal(g, kind) is None
 
 

@@ -195,6 +195,9 @@ def result_lines(rules: Rules, result: RoundResult, names: Sequence[str] | None 
     for team, score in enumerate(result.teams):
         seats = ", ".join(seat_name(s, names, you) for s in rules.seats_of(team))
         lines.append(f"{indent}team {team} ({seats})")
-        lines += [f"{indent}  {line.label:<28} {line.points:>8,}" for line in score.lines]
-        lines.append(f"{indent}  {'round score':<28} {score.total:>8,}")
+        for line in score.lines:
+            what, count = line.counted()  # the points are for all of them together
+            cell = f"{count} = {line.points:,}" if count else f"{line.points:,}"
+            lines.append(f"{indent}  {what:<28} {cell:>12}")
+        lines.append(f"{indent}  {'round score':<28} {score.total:>12,}")
     return lines

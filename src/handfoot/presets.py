@@ -61,6 +61,9 @@ _SHARED: dict[str, Any] = {
     "foot_replaces_draw": False,
     "final_lap": "never",
     "max_reshuffles": 1,  # only under stock_out = "reshuffle" (decision D24)
+    # Two more from other tables (issue 26), off in every preset as well.
+    "pile_opening_checked": False,
+    "strip_bare": False,
 }
 
 _HAND_AND_FOOT_CANASTAS = {"clean": 500, "dirty": 300, "wild": 1500}

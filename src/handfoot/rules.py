@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-from .cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind, plural
+from .cards import KIND_TOKENS, NATURAL_RANKS, CardError, agree, parse_kind, plural
 from .errors import HandfootError
 
 
@@ -201,6 +201,7 @@ class Rules:
     pile_pair: PilePair
     pile_wild_top: PileWildTop
     pile_before_opening: PileBeforeOpening
+    pile_opening_checked: bool  # a pile taken before the opening must be able to reach it
     pile_onto_meld: bool  # the top card alone may go onto the team's open meld of its rank
     pile_any_card: bool  # the pile may be picked up when any card of it plays at once
     discard_after_pile: bool
@@ -232,6 +233,7 @@ class Rules:
     permission: bool
     permission_yes: PermissionYes
     last_card: LastCard
+    strip_bare: bool  # the foot's last card may be discarded without going out
     going_out_bonus: int
     final_lap: FinalLap
     stock_out: StockOut
@@ -359,7 +361,8 @@ class Rules:
             dealt + 2 <= self.shoe_size,
             "packets",
             f"{self.players} players x {sum(self.packets)} cards = {dealt} dealt, but "
-            f"{plural(self.decks, 'deck')} hold {self.shoe_size} cards and the stock needs some",
+            f"{plural(self.decks, 'deck')} {agree(self.decks, 'holds', 'hold')} "
+            f"{self.shoe_size} cards and the stock needs some",
         )
         need(self.rounds >= 1, "rounds", "must be at least 1")
         need(self.rounds <= 100, "rounds", "at most 100: the documents play 4")
@@ -442,6 +445,7 @@ _BOOL_KEYS = {
     "wild_melds", "special_fills_clean", "clean_fills_dirty", "permission",
     "black_three_book", "black_three_blocks", "pile_onto_meld", "pile_any_card",
     "opening_counts_bonuses", "whole_hand_opening", "foot_replaces_draw",
+    "pile_opening_checked", "strip_bare",
 }
 _STR_KEYS = {"name", "source", *CHOICES}
 

@@ -42,6 +42,14 @@ class Line:
     # The scoring clause of docs/RULES.md ("" when read from a record, so not compared).
     clause: str = field(default="", compare=False)
 
+    def counted(self) -> tuple[str, int]:
+        """What the line counts and how many, its points being for all of them together:
+        ``("clean canastas", 5)`` for "clean canastas x5"; ``(label, 0)`` for a line with no
+        count.  A score table shows them as "5 = 2500", never "5x 2500", which reads as five
+        times 2,500."""
+        what, _, count = self.label.rpartition(" x")
+        return (what, int(count)) if what and count.isdigit() else (self.label, 0)
+
 
 @dataclass(frozen=True, slots=True)
 class TeamScore:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .actions import PICK_UP, TAKE_ONTO, TAKES, Action, TakePile
-from .cards import BLACK_THREE, KIND_TOKENS, NUM_KINDS, NUM_SLOTS, RED_THREE, WILD_SLOT
+from .cards import BLACK_THREE, KIND_TOKENS, NUM_KINDS, NUM_SLOTS, RED_THREE, WILD_SLOT, plural
 from .rules import UNLIMITED, Rules
 
 
@@ -125,12 +125,13 @@ class Tables:
             if naturals < 1:
                 return "a meld needs at least one natural card"
             if wilds > self.max_wild_at_canasta:
-                return f"a canasta can hold at most {self.max_wild_at_canasta} wild cards"
+                return f"a canasta can hold at most {plural(self.max_wild_at_canasta, 'wild card')}"
             return None
         if naturals < rules.naturals_before_wild:
-            return f"a meld needs {rules.naturals_before_wild} natural cards before a wild card"
+            return (f"a meld needs {plural(rules.naturals_before_wild, 'natural card')} before a "
+                    "wild card")
         if wilds > rules.max_wilds != UNLIMITED:
-            return f"a meld holds at most {rules.max_wilds} wild cards"
+            return f"a meld holds at most {plural(rules.max_wilds, 'wild card')}"
         if not _ratio_ok(rules, naturals, wilds):
             return {
                 "fewer_than_naturals": "a meld must have more natural cards than wild cards",

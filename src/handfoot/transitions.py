@@ -316,7 +316,10 @@ def _discard(g: State, action: Discard, events: list[Event]) -> None:
     g.turn_over = True
     if g.hand_n[seat] == 0:
         if g.packet_no[seat] == g.t.last_packet:
-            _go_out(g, seat, events)
+            # Where a table lets a player strip bare, a discard that may not go out sheds the
+            # last card and the round goes on (D34); the check passed it for that reason.
+            if not g.rules.strip_bare or facts.go_out_refusal(g, seat) is None:
+                _go_out(g, seat, events)
             return
         _pick_up(g, seat, events)
         if g.rules.foot_replaces_draw:

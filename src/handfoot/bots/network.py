@@ -23,6 +23,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..record import VERSION as RECORD_VERSION
+from ..record import rules_as_played
 from ..rules import Rules
 from .base import BotError
 
@@ -51,6 +53,9 @@ def metadata(rules: Sequence[Rules], layers: Sequence[int], observation_size: in
         "layers": [int(n) for n in layers],
         "activation": activation,
         "tables": [r.to_mapping() for r in rules],
+        # The record format's version names which settings the tables' mappings knew, so a
+        # setting added later reads as off (record.rules_as_played), as in an older record.
+        "rules_version": RECORD_VERSION,
         "players": sorted({r.players for r in rules}),
         "tolerated": sorted(TOLERATED),
         "trained": trained,
@@ -69,6 +74,11 @@ def check_table(meta: Mapping[str, Any], rules: Rules, label: str) -> None:
         keys = (set(table) | set(here)) - tolerated
         return sorted(k for k in keys if table.get(k) != here.get(k))
 
+    # Models written before the metadata named its version were written under version 3.
+    version = meta.get("rules_version", 3)
+    if not isinstance(version, int) or not 1 <= version <= RECORD_VERSION:
+        raise ModelError(f"bot 'policy': {label} names an unknown rules version {version!r}")
+    tables = [rules_as_played(dict(t), version) for t in tables]
     diffs = [differing(t) for t in tables]
     if any(not d for d in diffs):
         return

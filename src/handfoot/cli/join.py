@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from handfoot.cards import plural
 from handfoot.server.client import ClientError, TableClient, parse_invite
 
 from .common import UserError
@@ -95,7 +96,8 @@ def table_text(client: TableClient) -> str:
             else f"packet {info['packet']}"
         extra = f", known {info['known']}" if info["known"] else ""
         bot = " (bot)" if drive == "bot" else ""
-        lines.append(f"{mark}{names[s]}{bot}: {info['hand_size']} cards in {packet}{extra}")
+        lines.append(f"{mark}{names[s]}{bot}: {plural(info['hand_size'], 'card')} in {packet}"
+                     f"{extra}")
     if "hand" in v:
         lines.append(f"your hand: {v['hand'] or '(empty)'}")
     return "\n".join(lines)

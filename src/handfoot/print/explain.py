@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import fields
 
-from handfoot.cards import KIND_NAMES, parse_kind
+from handfoot.cards import KIND_NAMES, parse_kind, plural
 from handfoot.clauses import CLAUSES
 from handfoot.presets import preset
 from handfoot.rules import CARD_VALUE_KEYS, CHOICES, UNLIMITED, Rules, RulesError
@@ -43,7 +43,7 @@ OPTION_CLAUSE: dict[str, str] = {
     "jokers": "2.2", "draw_count": "3.2", "black_three_blocks": "4.2", "pile_onto_meld": "4.7",
     "pile_any_card": "4.8", "black_three_book": "5.7", "opening_counts_bonuses": "6.2",
     "whole_hand_opening": "6.4", "foot_replaces_draw": "7.3", "final_lap": "8.7",
-    "max_reshuffles": "9.3",
+    "max_reshuffles": "9.3", "pile_opening_checked": "4.6", "strip_bare": "7.5",
 }
 LABELS = ("name", "source")
 
@@ -101,7 +101,6 @@ FIXED: dict[str, str] = {
     "7.3": "A player who plays every card of a packet picks up the next: at once after a "
     "meld, from the next turn after a discard. The last packet is the foot.",
     "7.4": "Red threes found in a packet just picked up are laid at once.",
-    "7.5": "A player empties the foot only by going out, and keeps cards back until allowed to.",
     "8.3": "A player goes out only from the foot.",
     "10.1": "Every card in the team's melds scores its card value.",
     "10.4": "Every card still held (the packet in play and any not yet picked up) counts "
@@ -207,6 +206,15 @@ SENTENCES: dict[str, Callable[[Rules], str]] = {
         "on the next turn without drawing.", "A player whose discard emptied a packet draws "
         "as usual on the next turn."),
     "final_lap": _choice("final_lap", "Going out: "),
+    "pile_opening_checked": lambda r: _yes(
+        r.pile_opening_checked, "A pile taken before the team's opening must be able to reach "
+        "the minimum with the cards in hand, checked when it is taken.", "A pile taken before "
+        "the team's opening is checked only as it is melded: a short one is taken back (6.3)."),
+    "strip_bare": lambda r: _yes(
+        r.strip_bare, "A player in the foot who may not go out may still discard the last "
+        "card: the turn ends with no cards held, and the player draws and plays on next turn; "
+        "a meld empties the foot only to go out.", "A player empties the foot only by going "
+        "out, and keeps cards back until allowed to."),
     "max_reshuffles": lambda r: (
         "Where the pile is reshuffled into a new stock, "
         + ("once a round at most." if r.max_reshuffles == 1 else
@@ -226,17 +234,18 @@ SENTENCES: dict[str, Callable[[Rules], str]] = {
         "Except a turn that began by taking the pile: it ends with a knock, not a discard "
         "(3.6)."),
     "pile_take": lambda r: ("Taking the pile takes the whole pile." if r.pile_take == 0 else
+                            "Taking the pile takes only its top card." if r.pile_take == 1 else
                             f"Taking the pile takes the top {r.pile_take} cards."),
     "pile_pair": _choice("pile_pair", "The pile is taken with "),
     "pile_wild_top": _choice("pile_wild_top"),
     "pile_before_opening": _choice("pile_before_opening",
                                    "Taking the pile before the team's opening: "),
     "meld_min": lambda r: f"A meld starts with {r.meld_min} cards of one rank.",
-    "naturals_before_wild": lambda r: f"A meld needs {r.naturals_before_wild} natural cards "
-    "before it may hold a wild card.",
+    "naturals_before_wild": lambda r: f"A meld needs "
+    f"{plural(r.naturals_before_wild, 'natural card')} before it may hold a wild card.",
     "max_wilds": lambda r: ("A meld may hold any number of wild cards (no cap)."
                             if r.max_wilds == UNLIMITED else
-                            f"A meld holds at most {r.max_wilds} wild cards."),
+                            f"A meld holds at most {plural(r.max_wilds, 'wild card')}."),
     "wild_ratio": lambda r: "No ratio of wild cards to naturals applies." if r.wild_ratio ==
     "none" else f"Wild cards and naturals: {CHOICES['wild_ratio'][r.wild_ratio]}.",
     "wilds_first": lambda r: _yes(
@@ -306,7 +315,7 @@ SENTENCES: dict[str, Callable[[Rules], str]] = {
                                     if not r.over_meld_penalty else "A wild card melded beyond "
                                     "the limits, found after the turn, costs "
                                     f"{_n(r.over_meld_penalty)}."),
-    "rounds": lambda r: f"A game is {r.rounds} rounds; the highest total wins.",
+    "rounds": lambda r: f"A game is {plural(r.rounds, 'round')}; the highest total wins.",
 }
 
 

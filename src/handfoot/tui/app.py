@@ -13,6 +13,7 @@ import contextlib
 import io
 import os
 import signal
+import textwrap
 import time
 from collections.abc import Callable
 from typing import ClassVar, TypeVar
@@ -59,49 +60,63 @@ LOG_LINES = 300  # the running log keeps this many lines on screen
 
 # Card keys: the kind each stands for.  ``3`` is resolved to whichever three is held.
 CARD_KEYS = {
-    "4": FOUR, "5": FIVE, "6": SIX, "7": SEVEN, "8": EIGHT, "9": NINE, "0": TEN, "t": TEN,
+    "4": FOUR, "5": FIVE, "6": SIX, "7": SEVEN, "8": EIGHT, "9": NINE, "0": TEN,
     "j": JACK, "q": QUEEN, "k": KING, "a": ACE, "2": TWO, "w": JOKER, "x": JOKER,
     "3": BLACK_THREE,
 }
 
-HELP = """s          draw from the stock (with the stock empty: stop)
-p          take the pile (with a 2 or joker picked: take it with that; where
-           house rules allow, the top card onto your meld or the pile picked up)
-4-9, 0 t   pick a card (0 or t is a 10)
-j q k a    pick a jack, queen, king, ace
-2, w x, 3  pick a 2, a joker, a three
-Backspace  put the last picked card back
-m          stage the picked cards: a new meld, or onto your team's meld
-           of that rank (wild cards alone: then their meld's rank key,
-           or w for a meld of wild cards)
-Enter      lay down everything staged (the engine checks it as one)
-d + card   discard that card (d alone: the one card picked)
-n          knock: end the turn without a discard, where the rules say so
-g          ask your partner "may I go out?"
-b          meld a book of black threes from the foot (where house rules allow)
-y / n      answer your partner
-r          take back a short opening
-u          undo your last lay-down this turn (until you learn more)
-h          hint: what the heuristic bot would do
-Esc        clear the picked cards, then the staged melds
-t          the whole table: every meld in full, the scores by round
-l          the whole log
-f, Space   skip the bots ahead to your next move
-+ / -      bots faster / slower
-Ctrl+Q     save and quit (Ctrl+C too); every move is saved as it is made
-n          after the last round: a new game
+# The keys and what each does.  The ? box wraps the words to the terminal, under a column of
+# keys of their own, so a wrapped line keeps its indent at any width.
+KEYS_HELP: tuple[tuple[str, str], ...] = (
+    ("s", "draw from the stock (with the stock empty: stop)"),
+    ("p", "take the pile (with a 2 or joker picked: take it with that; where house rules "
+          "allow, the top card onto your meld or the pile picked up)"),
+    ("4-9, 0", "pick a card (0 is a 10)"),
+    ("j q k a", "pick a jack, queen, king, ace"),
+    ("2, w x, 3", "pick a 2, a joker, a three"),
+    ("Backspace", "put the last picked card back"),
+    ("m", "stage the picked cards: a new meld, or onto your team's meld of that rank (wild "
+          "cards alone: then their meld's rank key, or w for a meld of wild cards)"),
+    ("Enter", "lay down everything staged (the engine checks it as one)"),
+    ("d + card", "discard that card (d alone: the one card picked)"),
+    ("n", "knock: end the turn without a discard, where the rules say so"),
+    ("g", "ask your partner \"may I go out?\""),
+    ("b", "meld a book of black threes from the foot (where house rules allow)"),
+    ("y / n", "answer your partner"),
+    ("r", "take back a short opening"),
+    ("u", "undo your last lay-down this turn (until you learn more)"),
+    ("h", "hint: what the heuristic bot would do"),
+    ("Esc", "clear the picked cards, then the staged melds"),
+    ("t", "the whole table: every meld in full, the scores by round"),
+    ("l", "the whole log"),
+    ("f, Space", "skip the bots ahead to your next move"),
+    ("+ / -", "bots faster / slower"),
+    ("Ctrl+Q", "save and quit (Ctrl+C too); every move is saved as it is made"),
+    ("n", "after the last round: a new game"),
+)
+HELP_NOTES: tuple[tuple[str, str], ...] = (
+    ("Mouse", "Click a card of your hand to pick it, a picked card to put it back, a meld of "
+              "your team to put the picked cards on it, the stock to draw, the pile to take "
+              "it, a key at the bottom to press it."),
+    ("Screen", "▶ marks whose turn it is.  Melds: ★ and a kind for finished canastas (★clean "
+               "K J: clean canastas of kings and jacks), then open melds as rank:naturals+wild "
+               "cards (8:4+1).  Bold melds lack one card for a canasta; reversed ones changed "
+               "since your last turn.  R3: red threes laid.  \"Seen in hand\": cards a seat took "
+               "from the pile and still holds."),
+)
+KEY_COLUMN = 11
 
-[b]Mouse[/b]
-Click a card of your hand to pick it, a picked card to put it back, a meld
-of your team to put the picked cards on it, the stock to draw, the pile to
-take it, a key at the bottom to press it.
 
-[b]Screen[/b]
-▶ marks whose turn it is.  Melds: ★ and a kind for finished canastas
-(★clean K J: clean canastas of kings and jacks), then open melds as
-rank:naturals+wild cards (8:4+1).  Bold melds lack one card for a
-canasta; reversed ones changed since your last turn.  R3: red threes laid.
-"Seen in hand": cards a seat took from the pile and still holds."""
+def help_text(width: int) -> str:
+    """The ? box's text wrapped to ``width`` columns (at most 76, which reads best)."""
+    width = max(30, min(width, 76))
+    lines: list[str] = []
+    for key, words in KEYS_HELP:
+        lines += textwrap.wrap(words, width, initial_indent=f"{key:<{KEY_COLUMN}}",
+                               subsequent_indent=" " * KEY_COLUMN, break_on_hyphens=False)
+    for title, words in HELP_NOTES:
+        lines += ["", f"[b]{title}[/b]", *textwrap.wrap(words, width, break_on_hyphens=False)]
+    return "\n".join(lines)
 
 
 def screen_text(app: App[object]) -> str:
@@ -130,9 +145,10 @@ class TextScreen(ModalScreen[None]):
     TextScreen Static { width: auto; }
     """
 
-    def __init__(self, text: str, title: str = "", close: str = "Enter: continue",
-                 end: bool = False) -> None:
+    def __init__(self, text: str | Callable[[int], str], title: str = "",
+                 close: str = "Enter: continue", end: bool = False) -> None:
         super().__init__()
+        # Text given as a function of the width is wrapped by it (the keys' column stays put).
         self.text = text
         self.title_text = title
         self.close_text = close
@@ -142,7 +158,7 @@ class TextScreen(ModalScreen[None]):
         with VerticalScroll() as box:
             box.border_title = self.title_text
             box.border_subtitle = self.close_text
-            yield Static(self.text, id="text")
+            yield Static(self._text(), id="text")
 
     def on_mount(self) -> None:
         self._fit()
@@ -155,9 +171,18 @@ class TextScreen(ModalScreen[None]):
         self._fit()
 
     def _fit(self) -> None:
-        # Long lines wrap inside the frame (its border and padding take four columns, the
-        # scroll bar one).
-        self.query_one("#text", Static).styles.max_width = max(20, self.app.size.width - 5)
+        # Long lines wrap inside the frame: its border and padding take four columns, the
+        # scroll bar two (a line one column wider lost its last letter under the bar).
+        text = self.query_one("#text", Static)
+        text.styles.max_width = self._width()
+        if callable(self.text):
+            text.update(self._text())
+
+    def _width(self) -> int:
+        return max(20, self.app.size.width - 6)
+
+    def _text(self) -> str:
+        return self.text(self._width()) if callable(self.text) else self.text
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -271,7 +296,10 @@ class PlayApp(App[None]):
     def on_mount(self) -> None:
         self._catch_signals()
         self.refresh_table()
-        self._say(f"Seed {self.session.game.seed}. ? shows the keys, t the whole table.")
+        seed = self.session.game.seed
+        # A record made without a seed (a dealt scenario) fixes its deal instead.
+        dealt = f"Seed {seed}." if seed is not None else "Dealt as recorded (no seed)."
+        self._say(f"{dealt} ? shows the keys, t the whole table.")
         if self.session.unseen_results():
             self._show_results()
         else:
@@ -435,7 +463,8 @@ class PlayApp(App[None]):
                 self._schedule()
 
         self.push_screen(ResultScreen(render.round_result_text(s, index),
-                                      title=f"Round {index + 1} of {s.game.rules.rounds}"),
+                                      title=f"Round {s.game.results[index].round} of "
+                                            f"{s.game.rules.rounds}"),
                          done)
 
     # ------------------------------------------------------------------ the person's moves
@@ -630,7 +659,7 @@ class PlayApp(App[None]):
         self.action_pace(-1)
 
     def action_help(self) -> None:
-        self.push_screen(TextScreen(HELP, title="Keys", close="Esc: close"))
+        self.push_screen(TextScreen(help_text, title="Keys", close="Esc: close"))
 
     def action_table(self) -> None:
         self.push_screen(TextScreen(render.full_table_text(self.session), title="The table",

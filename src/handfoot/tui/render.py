@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 from textual.markup import to_content
 
-from ..actions import BlackThreeBook, Knock, PickUpPile, TakeOnto, TakePile
+from ..actions import BlackThreeBook, Discard, Knock, PickUpPile, TakeOnto, TakePile
 from ..bots.knowledge import missing
 from ..cards import (
     BLACK_THREE,
@@ -180,7 +180,14 @@ def status_lines(s: Session, width: int) -> list[str]:
         if v.phase == "answer":
             bits.append(bit(f"{s.names[v.turn]} asks you: may I go out? y / n", "reverse"))
         else:
-            bits.append(bit(f"Your turn: {PHASE_WORDS.get(v.phase, v.phase)}", "reverse"))
+            words = PHASE_WORDS.get(v.phase, v.phase)
+            legal = s.game.legal_actions()
+            if (v.phase == "meld" and not any(isinstance(a, Discard) for a in legal)
+                    and any(isinstance(a, Knock) for a in legal)):
+                # After taking the pile where a knock ends the turn (3.6), or holding no card
+                # to discard (D21, D34).
+                words = "meld, then knock (n)" if len(legal) > 1 else "knock (n)"
+            bits.append(bit(f"Your turn: {words}", "reverse"))
     else:
         bits.append(bit(f"{s.names[v.actor]} to {'answer' if v.phase == 'answer' else 'play'}…"))
     question = question_text(s)
@@ -505,7 +512,8 @@ def round_result_text(s: Session, index: int) -> str:
             running[t] += row.total
     me = rules.team_of(s.human)
     order = [me] + [t for t in range(rules.teams) if t != me]
-    # Rows by label, a count moved out of the label into the cell: "clean canastas x2".
+    # Rows by label, a count moved out of the label into the cell: "clean canastas x2" is
+    # the row "clean canastas" and the cell "2 = 1000", the points being for both together.
     # Every team's lines come in the engine's order; a row missing from one team goes where
     # the others have it.
     labels: list[str] = []
@@ -513,15 +521,13 @@ def round_result_text(s: Session, index: int) -> str:
     for team in order:
         at = 0
         for line in result.teams[team].lines:
-            base, _, count = line.label.rpartition(" x")
-            if not base or not count.isdigit():
-                base, count = line.label, ""
+            base, count = line.counted()
             if base in labels:
                 at = labels.index(base) + 1
             else:
                 labels.insert(at, base)
                 at += 1
-            rows.setdefault(base, {})[team] = (f"{count}× " if count else "") + str(line.points)
+            rows.setdefault(base, {})[team] = (f"{count} = " if count else "") + str(line.points)
     rows = {label: rows[label] for label in labels}
     names = [team_name(s, t) for t in order]
     col = max(9, *(len(n) + 2 for n in names), *(len(c) + 2 for r in rows.values()

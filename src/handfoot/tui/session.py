@@ -35,6 +35,7 @@ from ..cards import (
     RED_THREE,
     TWO,
     WILD_SLOT,
+    plural,
     slot_token,
 )
 from ..clauses import CLAUSES
@@ -259,7 +260,8 @@ class Session:
         hands = _draw_hands(record, human, len(this_round))
         for (events, seat), around in zip(this_round, hands, strict=True):
             session._log_events(events, seat, *(around or (None, None)))
-        session.log.add(f"resumed after {sum(len(r.actions) for r in record.rounds)} moves")
+        moves = sum(len(r.actions) for r in record.rounds)
+        session.log.add(f"resumed after {plural(moves, 'move')}")
         return session
 
     @property
