@@ -406,3 +406,19 @@ def test_a_round_file_number_of_thousands_of_digits_is_one_clear_line(
                        "--db", str(db))
     assert code == 2 and err.startswith("handfoot: error: ") and err.count("\n") == 1, err
     assert "internal error" not in err and len(err) < 400
+
+
+
+def test_one_deck_holds_agrees_with_its_count() -> None:
+    """Refusals that count a shoe's threes read "1 deck holds", as "5 decks hold"."""
+    from handfoot.scorekeeper.entry import _round_problems
+    from handfoot.scorekeeper.game import make_seating
+
+    rules = preset("hand-and-foot").replace(decks=1, packets=[5, 5])
+    seating = make_seating(rules, ["Us", "Them"])
+    held = {"red_threes_held": 3, "black_threes_held": 3}
+    entries = [{"went_out": False, "red_threes_laid": 0, "players": [held]},
+               {"went_out": False, "red_threes_laid": 0, "players": []}]
+    lines = _round_problems(rules, seating, entries, shoe_threes=2)
+    assert lines == ["3 red threes entered (laid and held), but 1 deck holds only 2",
+                     "3 black threes held, but 1 deck holds only 2"]

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from handfoot.cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind, plural
+from handfoot.cards import KIND_TOKENS, NATURAL_RANKS, CardError, agree, parse_kind, plural
 from handfoot.rules import Rules
 from handfoot.scoring import Tally
 from handfoot.tables import tables_for
@@ -566,6 +566,10 @@ def problems(rules: Rules, seating: Seating, entries: Sequence[Mapping[str, Any]
     return out
 
 
+def _decks_hold(decks: int) -> str:
+    return f"{plural(decks, 'deck')} {agree(decks, 'holds', 'hold')}"
+
+
 def _round_problems(rules: Rules, seating: Seating, entries: Sequence[Mapping[str, Any]],
                     shoe_threes: int) -> list[str]:
     out = []
@@ -577,10 +581,10 @@ def _round_problems(rules: Rules, seating: Seating, entries: Sequence[Mapping[st
               for e in entries)
     if red > shoe_threes:
         out.append(f"{red} red threes entered (laid and held), but "
-                   f"{plural(rules.decks, 'deck')} hold only {shoe_threes}")
+                   f"{_decks_hold(rules.decks)} only {shoe_threes}")
     black = sum(sum(p["black_threes_held"] for p in e["players"]) for e in entries)
     if black > shoe_threes:
-        out.append(f"{black} black threes held, but {plural(rules.decks, 'deck')} hold only "
+        out.append(f"{black} black threes held, but {_decks_hold(rules.decks)} only "
                    f"{shoe_threes}")
     return out
 
@@ -599,7 +603,7 @@ def _shoe_problems(rules: Rules, seating: Seating,
         n = sum((e.get("melded_cards") or {}).get(group, 0) for e in entries)
         if n > shoe.group_count(group):
             out.append(f"melded_cards.{group}: {n} entered for the teams together, but "
-                       f"{plural(rules.decks, 'deck')} hold only {shoe.group_count(group)}")
+                       f"{_decks_hold(rules.decks)} only {shoe.group_count(group)}")
     return out
 
 
