@@ -116,6 +116,7 @@ async function load(keepStep = true) {
   notice("Loading…");
   try {
     const data = await fetchSteps();
+    data.teams = data.steps[0].view.teams.length;
     state.data = data;
     state.review = null;
     if (!keepStep) state.at = 0;
@@ -142,7 +143,7 @@ function setup() {
   $("where").textContent = `${where} · ${d.rules.name || ""}`;
   document.title = `Replay: ${where} - handfoot`;
   fill($("seat"), d.names.map((name, s) =>
-    h("option", { value: String(s), selected: s === d.seat }, `${name} (seat ${s}, team ${s % d.rules.teams})`)));
+    h("option", { value: String(s), selected: s === d.seat }, `${name} (seat ${s}, team ${s % d.teams})`)));
   $("every").checked = d.every_hand;
   fill($("round"), d.rounds.map((r) => h("option", { value: String(r.step) }, `Round ${r.round}`)));
   $("slider").max = String(d.steps.length - 1);
@@ -174,9 +175,9 @@ function meld(slot, m) {
 
 function teamPanel(d, v, team) {
   const t = v.teams[team];
-  const seats = d.names.filter((_, s) => s % d.rules.teams === team);
+  const seats = d.names.filter((_, s) => s % d.teams === team);
   const melds = Object.entries(t.melds);
-  return h("section", { class: `rp-team${team === v.seat % d.rules.teams ? " mine" : ""}` },
+  return h("section", { class: `rp-team${team === v.seat % d.teams ? " mine" : ""}` },
     h("h3", {}, `Team ${team}: ${seats.join(" & ")}`,
       h("span", { class: "rp-total" }, ` ${v.totals[team].toLocaleString("en")} points`)),
     h("p", { class: "rp-fact" }, t.opened ? "opened" : `not opened (needs ${t.minimum})`),
@@ -208,7 +209,7 @@ function draw() {
   const d = state.data;
   const step = d.steps[state.at];
   const v = step.view;
-  const teams = [...Array(d.rules.teams).keys()];
+  const teams = [...Array(d.teams).keys()];
   const pileSize = (v.pile || "").split(/\s+/).filter(Boolean).length;
   fill($("table"),
     h("div", { class: "rp-centre" },
@@ -275,7 +276,7 @@ function drawReview() {
       r.not_compared ? ` (${r.not_compared} not compared: whole lay-downs)` : "", "."),
     biggest.length
       ? [h("h3", {}, "Biggest differences"),
-        h("p", { class: "rp-note" }, `Ranked by ${r.ranked_by}.`),
+        h("p", { class: "rp-note" }, `Ranked by ${r.ranked_by} (higher is better): the gap between its choice and what was played.`),
         h("ol", { class: "rp-biggest", id: "biggest" }, biggest.map((item) => h("li", {},
           jump(item, `Round ${item.round}, turn ${item.turn}`), ` played ${item.played}; the bot: ${item.best}`)))]
       : h("p", {}, "The bot agrees with every decision of this seat."),
