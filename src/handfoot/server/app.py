@@ -32,6 +32,7 @@ from . import protocol as p
 from .connection import Connection
 from .drivers import BOTS, BotRunner
 from .keeping import KeepingError, export_json
+from .pwa import routes as app_routes
 from .replays import routes as replay_routes
 from .rules_form import explained, options, presets
 from .seats import bot_levels
@@ -366,6 +367,7 @@ def create_app(db: str | None = None, public_url: str | None = None,
             Route("/api/tables/{table}", table_summary),
             Route("/api/tables/{table}/record", table_record),
             *replay_routes(STATIC, PAGE_HEADERS),
+            *app_routes(STATIC),
             WebSocketRoute("/ws/{table}", websocket),
             Mount("/static", Static(directory=STATIC), name="static"),
         ],
