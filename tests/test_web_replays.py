@@ -67,6 +67,14 @@ def finish_a_game(server: Server) -> str:
     return str(out["table"])
 
 
+def _in_thread(make: Any) -> Any:
+    out: list[Any] = []
+    thread = threading.Thread(target=lambda: out.append(asyncio.run(make())))
+    thread.start()
+    thread.join(120)
+    return out[0]
+
+
 @pytest.fixture(scope="module")
 def table(server: Server) -> str:
     return finish_a_game(server)
@@ -138,6 +146,8 @@ def test_a_replay_walked_forward_and_back_to_the_end(server: Server, browser: Br
     # Every hand, now that the game is over.
     page.check("#every")
     expect(page.locator(".rp-seat:not(.mine) .rp-card").first).to_be_visible()
+    page.locator("#slider").fill(str(last // 2))  # the slider goes anywhere at once
+    wait_step(page, last // 2)
     shot(page, "replay-desktop")
     assert errors == []
 
@@ -146,8 +156,9 @@ def test_the_reviews_differences(server: Server, browser: Browser, table: str) -
     for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page = new_page(browser, viewport)
         errors = watch_errors(page)
-        page.goto(f"{server.base}/replay/{table}?game=1&seat=0")
-        wait_step(page, 0)
+        page.goto(f"{server.base}/replay/{table}?game=1&seat=0&step=60")
+        wait_step(page, 60)  # a link to a step opens at that step
+        shot(page, f"replay-{name}-step")
         page.click("#review-button")
         biggest = page.locator("#biggest li")
         expect(biggest.first).to_be_visible()
@@ -164,6 +175,20 @@ def test_the_reviews_differences(server: Server, browser: Browser, table: str) -
             page.locator("#review").scroll_into_view_if_needed()
         shot(page, f"replay-review-{name}")
         assert errors == []
+
+
+def test_a_game_in_play_says_so(server: Server, browser: Browser) -> None:
+    async def go() -> str:
+        made, clients = await seated(server, {0: "Ann"}, bot_pace=5)
+        await clients[0].close()
+        return str(made["table"])
+
+    table = _in_thread(go)
+    page = new_page(browser, PHONE)
+    page.goto(f"{server.base}/replay/{table}")
+    expect(page.locator("#notice")).to_have_text(
+        "Game 1 is still in play: its replay opens once it is over.")
+    assert page.locator("#game").is_hidden() and page.locator(".rp-card").count() == 0
 
 
 def test_a_record_file_opened_from_this_computer(server: Server, browser: Browser,

@@ -22,6 +22,7 @@ import gzip
 import hashlib
 import json
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,7 +49,9 @@ from .words import drawn_line
 
 MAX_UPLOAD = 1024 * 1024  # a whole six-player game's record is some tens of KiB
 MAX_DEPTH = 24  # a record nests six deep; deeper JSON is refused before it is parsed
-CACHE_SIZE = 48  # replies kept (a finished game never changes; an upload is keyed by content)
+# Answers kept, compressed (a four-round game's steps: some 80 KB): a finished game never
+# changes, and an upload is known by its content's hash.
+CACHE_SIZE = 64
 
 
 class ReplayError(Exception):
@@ -192,16 +195,22 @@ def steps(loaded: Loaded, seat: int, every_hand: bool) -> dict[str, Any]:
 
 # ====================================================================== HTTP
 _cache: OrderedDict[str, bytes] = OrderedDict()
+_cache_lock = threading.Lock()  # answers are made on worker threads, several at once
 
 
 def _cached(key: str, make: Callable[[], dict[str, Any]]) -> bytes:
-    found = _cache.get(key)
-    if found is None:
-        found = json.dumps(make(), ensure_ascii=False, separators=(",", ":")).encode()
+    with _cache_lock:
+        found = _cache.get(key)
+        if found is not None:
+            _cache.move_to_end(key)
+            return found
+    # Made outside the lock: two asking at once for the same new answer both make it.
+    found = gzip.compress(json.dumps(make(), ensure_ascii=False,
+                                     separators=(",", ":")).encode(), 5)
+    with _cache_lock:
         _cache[key] = found
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
-    _cache.move_to_end(key)
     return found
 
 
@@ -210,14 +219,15 @@ def _error(err: ReplayError) -> JSONResponse:
                         status_code=err.status)
 
 
-def _json(request: Request, body: bytes) -> Response:
-    """JSON, compressed when the browser takes it: a game's views repeat themselves, and a
-    whole four-round game from one seat is some 1.5 MB raw, under 100 KB compressed."""
+def _json(request: Request, packed: bytes) -> Response:
+    """Compressed JSON, sent as it is kept when the client takes gzip (browsers do): a game's
+    views repeat themselves, and a whole four-round game from one seat is some 1.5 MB raw,
+    under 100 KB compressed."""
     headers = {"cache-control": "no-store", "vary": "accept-encoding"}
-    if "gzip" in request.headers.get("accept-encoding", "") and len(body) > 2048:
-        body = gzip.compress(body, 5)
+    if "gzip" in request.headers.get("accept-encoding", ""):
         headers["content-encoding"] = "gzip"
-    return Response(body, media_type="application/json", headers=headers)
+        return Response(packed, media_type="application/json", headers=headers)
+    return Response(gzip.decompress(packed), media_type="application/json", headers=headers)
 
 
 def _seat(request: Request, loaded: Loaded) -> int:

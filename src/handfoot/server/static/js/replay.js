@@ -127,7 +127,7 @@ async function load(keepStep = true) {
     show(state.at);
   } catch (err) {
     $("game").hidden = true;
-    if (state.table) notice(err.code === "in_play" ? `Still in play: ${err.message}.` : `${err.message}.`, true);
+    if (state.table) notice(`${err.message[0].toUpperCase()}${err.message.slice(1)}.`, true);
     else {
       notice("");
       $("open-error").textContent = err.message;
