@@ -8,7 +8,9 @@ from __future__ import annotations
 import asyncio
 import gzip
 import http.client
+import io
 import json
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from handfoot.actions import parse_action
 from handfoot.bots.basic import BasicBot
@@ -261,3 +264,30 @@ def post_raw(server: Server, path: str, body: bytes, chunked: bool) -> tuple[int
 def test_nesting_depth_skips_strings() -> None:
     assert nesting_depth('{"a": [1, {"b": "[[[[[["}]}') == 3
     assert nesting_depth('"\\"[[[["') == 0
+
+
+# ====================================================================== the app
+def test_the_manifest_the_icons_and_the_worker(server: Server) -> None:
+    with urllib.request.urlopen(server.base + "/manifest.webmanifest", timeout=10) as reply:
+        assert reply.headers["content-type"].startswith("application/manifest+json")
+        manifest = json.loads(reply.read())
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    assert manifest["name"] and manifest["short_name"] and manifest["theme_color"]
+    for icon in manifest["icons"]:
+        with urllib.request.urlopen(server.base + icon["src"], timeout=10) as reply:
+            data = reply.read()
+        if icon["type"] == "image/png":
+            with Image.open(io.BytesIO(data)) as image:
+                assert f"{image.width}x{image.height}" == icon["sizes"]
+    assert {i["purpose"] for i in manifest["icons"]} >= {"any", "maskable"}
+    with urllib.request.urlopen(server.base + "/sw.js", timeout=10) as reply:
+        assert reply.headers["service-worker-allowed"] == "/"
+        worker = reply.read().decode()
+    kept = json.loads(re.search(r"const FILES = (.*);", worker)[1])  # type: ignore[index]
+    assert "/" in kept and "/static/js/replay.js" in kept and "/static/icons/icon-192.png" in kept
+    assert not [url for url in kept if url.startswith(("/api", "/ws"))]
+    assert "__VERSION__" not in worker and re.search(r'const VERSION = "[0-9a-f]{16}"', worker)
+    # Every page links the app: the table's page (through js/pwa.js) and the replay page.
+    for path in ("/", "/replay"):
+        with urllib.request.urlopen(server.base + path, timeout=10) as reply:
+            assert "/static/js/pwa.js" in reply.read().decode()

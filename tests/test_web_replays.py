@@ -252,6 +252,8 @@ def test_offline_the_app_opens_and_says_so(browser: Browser, tmp_path: Path) -> 
     expect(page.locator("#offline")).to_be_visible()
     expect(page.locator("#offline")).to_have_text("Offline: reconnecting…")
     shot(page, "replay-offline-phone")
+    # Game state is never answered from what the app keeps.
+    assert page.evaluate("fetch('/api/info').then(() => 'answered', () => 'failed')") == "failed"
     page.goto(f"{srv.base}/t/sometable")  # the table's page too: every table's is one file
     expect(page.locator("#offline")).to_have_text("Offline: reconnecting…")
     errors = [e for e in errors if "/api/" not in e]  # the table's own requests fail, rightly
