@@ -140,7 +140,8 @@ function setup() {
   const where = d.source.table
     ? `table ${d.source.table}, game ${d.source.game}`
     : `file ${state.fileName}`;
-  $("where").textContent = `${where} · ${d.rules.name || ""}`;
+  fill($("where"), `${where} · ${d.rules.name || ""}`,
+    d.source.table ? [" · ", h("a", { href: `/t/${encodeURIComponent(d.source.table)}` }, "the table")] : null);
   document.title = `Replay: ${where} - handfoot`;
   fill($("seat"), d.names.map((name, s) =>
     h("option", { value: String(s), selected: s === d.seat }, `${name} (seat ${s}, team ${s % d.teams})`)));
