@@ -36,8 +36,15 @@ from starlette.routing import BaseRoute, Route
 from handfoot.cards import format_counts
 from handfoot.events import Drew, RoundEnded
 from handfoot.narrate import result_lines
-from handfoot.record import Record, RecordError, ReplayResult, load_record, problems, replay
-from handfoot.record import record_from_mapping as _record_from_mapping
+from handfoot.record import (
+    Record,
+    RecordError,
+    ReplayResult,
+    load_record,
+    problems,
+    record_from_mapping,
+    replay,
+)
 from handfoot.scoring import winners
 
 from .keeping import record_mapping
@@ -97,7 +104,7 @@ async def table_game(storage: Storage, table_id: str, raw_game: str | None) -> L
     mapping = record_mapping(game.header, game.deals,
                              [(a.round, a.seat, a.action) for a in game.actions])
     try:
-        record = _record_from_mapping(mapping)
+        record = record_from_mapping(mapping)
     except RecordError as err:
         raise ReplayError("internal", f"the stored game does not read: {err}", 500) from None
     outcome = replay(record)
