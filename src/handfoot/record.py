@@ -542,6 +542,13 @@ def replay(record: Record) -> ReplayResult:
     return out
 
 
+def problems(outcome: ReplayResult) -> list[str]:
+    """What keeps a replayed record from matching, one line each (none when it matches): the
+    words ``handfoot replay`` prints and the web page's upload answers with."""
+    lines = [] if outcome.illegal is None else [f"illegal action: {outcome.illegal.message()}"]
+    return lines + [f"mismatch: {m.message()}" for m in outcome.mismatches]
+
+
 def _where_round(r: int) -> str:
     return f"rounds[{r}]"
 

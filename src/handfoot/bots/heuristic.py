@@ -106,10 +106,15 @@ class HeuristicBot:
 
     def rank(self, view: SeatView, legal: Sequence[Action]) -> list[Action]:
         """The legal actions, best first."""
+        return [a for a, _ in self.scored(view, legal)]
+
+    def scored(self, view: SeatView, legal: Sequence[Action]) -> list[tuple[Action, float]]:
+        """The legal actions with the bot's score of each, best first (ties in the list's
+        order): the web page's review reads how far apart two choices are from this."""
         ctx = _Context(view)
         scored = [(self.score(ctx, a), i, a) for i, a in enumerate(legal)]
         scored.sort(key=lambda s: (-s[0], s[1]))
-        return [a for _, _, a in scored]
+        return [(a, points) for points, _, a in scored]
 
     # ------------------------------------------------------------------ scoring
     def score(self, ctx: _Context, a: Action) -> float:

@@ -31,6 +31,7 @@ from handfoot.record import (
     Record,
     ReplayResult,
     Step,
+    problems,
     record_to_mapping,
     replay,
 )
@@ -137,10 +138,8 @@ def print_verdict(path: str, outcome: ReplayResult) -> None:
         print(f"{path}: replay matches the record ({done} action{'s' * (done != 1)}, "
               f"{scored} round{'s' * (scored != 1)} scored)")
         return
-    if outcome.illegal is not None:
-        print(f"{path}: illegal action: {outcome.illegal.message()}")
-    for mismatch in outcome.mismatches:
-        print(f"{path}: mismatch: {mismatch.message()}")
+    for line in problems(outcome):
+        print(f"{path}: {line}")
 
 
 def as_json(path: str, outcome: ReplayResult) -> dict[str, Any]:
