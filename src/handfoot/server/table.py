@@ -370,13 +370,11 @@ class Table:
             raise p.ProtocolError("hints_off", "this table gives no hints (the host may turn "
                                   "them on)", msg.id)
         assert self.keeper is not None
-        g = self.keeper.game
-        legal = g.legal_actions() if g.actor == seat and not g.over else []
-        if not legal:
+        best = hint(self.keeper.game, seat)
+        if best is None:
             self._send(client, reply({"type": "hint", "action": None,
                                        "text": "nothing to do: it is not your move"}, msg.id))
             return
-        best = hint(view(g, seat), legal)
         self._send(client, reply({"type": "hint", "action": best.text,
                                    "text": f"the heuristic bot would {best.text}"}, msg.id))
 
