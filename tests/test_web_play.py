@@ -202,7 +202,7 @@ def test_the_coach_marks_cards_meters_the_opening_and_explains(server: Server,
     wait_my_turn_or_dialog(page, None)
     # The pile says whether it may be taken and what it would bring.
     page.wait_for_selector("#pile-coach")
-    assert "you would get" in page.inner_text("#pile-coach")
+    assert "Taking it would bring you" in page.inner_text("#pile-coach")
     player.act("draw")
     page.wait_for_function("() => window.handfoot.game.view.phase === 'meld'"
                            " && window.handfoot.game.legal.length")
@@ -259,4 +259,36 @@ def test_the_coach_marks_cards_meters_the_opening_and_explains(server: Server,
         assert "Refused" not in page.inner_text("#play-area"), page.inner_text("#play-area")
     # The running score: table points per team, from the server.
     assert "so far, on the table" in page.inner_text("#running-score")
+    assert not errors, errors
+
+
+# ====================================================================== the seat hold
+def test_the_seat_hold_counts_down_each_second(server: Server, browser: Browser) -> None:
+    ann = new_page(browser, DESKTOP)
+    bob = new_page(browser, DESKTOP)
+    errors = watch_errors(ann)
+    ann.goto(f"{server.base}/")
+    ann.wait_for_selector("#rules-status.ok")
+    ann.fill("#opt-hold", "8")
+    table = create_table(ann, server, house={"rounds": 1}, keep_options=True)
+    join_table(bob, f"{server.base}/t/{table}", "Bob", 2)
+    start(ann)
+    bob.wait_for_selector(".game")
+    bob.context.close()  # Bob's browser is gone
+    badge = ann.locator(".seat[data-seat='2'] .badge.away")
+    player = Player(ann, server, table, 0)
+    deadline = time.monotonic() + 120
+    while not re.search(r"in \d+ s", badge.inner_text() if badge.count() else ""):
+        assert time.monotonic() < deadline, "Bob's turn never came"
+        state = game_state(ann)
+        if state["legal"] and not state["busy"] and not state["dialog"]:
+            player.play_unit()
+        else:
+            ann.wait_for_timeout(50)
+    first = int(re.search(r"in (\d+) s", badge.inner_text()).group(1))  # type: ignore[union-attr]
+    # Redrawn by the page each second, with no message from the server in between.
+    ann.wait_for_function(
+        "(n) => { const b = document.querySelector(\".seat[data-seat='2'] .badge.away\");"
+        " const m = b && b.textContent.match(/in (\\d+) s/); return m && Number(m[1]) < n; }",
+        arg=first, timeout=3000)
     assert not errors, errors

@@ -70,21 +70,17 @@ export function playable(g) {
 }
 
 // ---------------------------------------------------------------- the pile
-// In words: whether the person may take it now and the cards it holds (the whole table saw
-// every discard, so the view lists them).
+// What taking it would bring (the whole table saw every discard, so the view lists them).
+// Whether the person may take it, and why not, is the pile's status line (render.js), with
+// its "Why?".
 export function pileNote(g) {
   if (!g.coaching || !g.pile || g.seat === null) return null;
   const cards = (g.view.pile || "").split(" ").filter(Boolean);
   if (!cards.length) return null;
   const c = counts(g.view.pile);
   const words = ALL.filter((t) => c[t]).map((t) => (c[t] > 1 ? `${t} ×${c[t]}` : t)).join(", ");
-  const takes = g.legal.filter((a) => a.startsWith("take-pile") || a === "pick-up-pile");
-  let now;
-  if (takes.length) now = h("strong", {}, "You may take it now");
-  else if (g.pile.open) now = h("strong", {}, "Open to you at your draw");
-  else now = [h("strong", {}, "You may not take it"), " ", whyButton(g.pile.clause, g.pile.rule)];
-  return h("p", { class: "pile-coach", id: "pile-coach" }, now, ` · you would get ${plural(cards.length, "card")}: ${words}`,
-    g.pile.needs ? ` · takes ${g.pile.needs}` : "");
+  return h("p", { class: "pile-coach", id: "pile-coach" },
+    `Taking it would bring you ${plural(cards.length, "card")}: ${words}.`);
 }
 
 // ---------------------------------------------------------------- the coach's panel

@@ -123,7 +123,9 @@ export async function homePage(root) {
       playStatus.textContent = `The table was not made: ${err.message}`;
     }
   }
-  const playRules = last ? `${last.preset}${last.players ? `, ${last.players} players` : ""}${last.set && Object.keys(last.set).length ? " with your house rules" : ""} (your last rules)`
+  const lastPreset = last && form.presets.find((p) => p.name === last.preset);
+  const playPlayers = (last && last.players) || (lastPreset || form.presets[0]).players;
+  const playRules = last ? `${last.preset}${last.set && Object.keys(last.set).length ? " with your house rules" : ""} (your last rules)`
     : `${form.presets[0].name}: ${form.presets[0].source}`;
 
   const presetSelect = h("select", { id: "preset", onchange: (e) => {
@@ -196,7 +198,7 @@ export async function homePage(root) {
       h("form", { id: "play-form", onsubmit: playNow, novalidate: true },
         h("div", { class: "field" }, h("label", { for: "play-name" }, "Your name"), playName),
         h("button", { type: "submit", class: "primary big", id: "play-now" }, "Play now"),
-        h("p", { class: "play-rules" }, `You and bots, ${playRules}; hints on. The game starts at once.`),
+        h("p", { class: "play-rules" }, `You and ${playPlayers - 1} bot${playPlayers === 2 ? "" : "s"}, ${playRules}; hints on. The game starts at once.`),
         playStatus)),
     h("section", { class: "panel" },
       h("h2", {}, "Start a table"),
