@@ -64,6 +64,10 @@ class TablePage {
       say: (text) => this.say(text),
       refused: (r) => this.refused(r),
       showResult: (i) => dialogs.showResult(this.game, i),
+      showFinal: () => {
+        this.finalShown = false;
+        this.maybeFinal();
+      },
     });
   }
 

@@ -395,7 +395,12 @@ export function actionButton(g, id, text, key, enabled, run) {
 }
 
 function actionBar(g) {
-  if (g.seat === null || g.view.phase === "game-over") return null;
+  if (g.seat === null) return null;
+  if (g.view.phase === "game-over") {
+    // The final table (and the host's Rematch) stays reachable after its dialog is closed.
+    return h("nav", { class: "actions", "aria-label": "Your moves" },
+      actionButton(g, "final", "The final table", null, true, () => g.hooks.showFinal()));
+  }
   if (g.myMove && g.view.phase === "answer") {
     return h("nav", { class: "actions answering", "aria-label": "Your moves" }, coach.answerBar(g));
   }
