@@ -30,7 +30,7 @@ def _positions(rules_name: str, wanted: int, seed: int) -> tuple[list[Game], lis
         g = Game.new(rules, seed=game_seed, history=False)
         game_seed += 1
         while not g.over and g.round_no <= 2:
-            if g.phase in (Phase.MELD, Phase.PILE_OPENING) and rng.random() < 0.3:
+            if g.phase in (Phase.MELD, Phase.PILE_OPENING) and rng.random() < 0.7:
                 into = after if g.opened[g.team_of(g.actor)] else before
                 if len(into) < wanted:
                     into.append(g.clone())
