@@ -438,6 +438,30 @@ def test_hints_are_a_table_option(server: Server) -> None:
     asyncio.run(go())
 
 
+def test_following_the_hints_is_never_refused(server: Server) -> None:
+    """Issue 25: a hint is sent as it stands (a whole lay-down before the opening) and the
+    engine takes it, every time, until the person's team has opened."""
+    async def go() -> None:
+        _made, clients = await seated(server, {0: "Ann"}, options={"hints": True})
+        ann = clients[0]
+        lays = followed = 0
+        while followed < 60 and not over(ann):
+            await settle(ann, lambda: bool(ann.legal) or over(ann), timeout=30)
+            if over(ann):
+                break
+            reply = await ann.request({"type": "hint"})
+            assert reply["type"] == "hint" and reply["action"], reply
+            answer = await ann.act(reply["action"])
+            assert answer["type"] == "update", (reply, answer)
+            followed += 1
+            lays += reply["action"].startswith("lay ")
+            if lays and ann.view["teams"][0]["opened"]:  # type: ignore[index]
+                break
+        assert followed >= 2
+
+    asyncio.run(go())
+
+
 def test_chat_is_escaped_and_rate_limited(server: Server) -> None:
     async def go() -> None:
         _made, clients = await seated(server, {0: "Ann", 2: "Bob"}, start=False)

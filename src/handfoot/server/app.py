@@ -35,6 +35,7 @@ from .drivers import BOTS, BotRunner
 from .keeping import KeepingError, export_json
 from .pwa import routes as app_routes
 from .replays import routes as replay_routes
+from .rule_texts import clause_text
 from .rules_form import explained, options, presets
 from .seats import bot_levels
 from .stats import Stats
@@ -171,6 +172,15 @@ async def info(request: Request) -> Response:
 async def rules_form(request: Request) -> Response:
     """The presets and every option of the rules, for the lobby's house-rule editor."""
     return JSONResponse({"presets": presets(), "options": options(), "bots": list(BOTS)})
+
+
+async def rule_clause(request: Request) -> Response:
+    """One clause of docs/RULES.md in words (the page's "Why?" beside a refusal)."""
+    clause = request.path_params["clause"]
+    found = clause_text(clause)
+    if found is None:
+        return _error("no_clause", f"the rules have no clause {clause[:20]!r}", 404)
+    return JSONResponse(found, headers={"Cache-Control": "max-age=3600"})
 
 
 async def explain_rules(request: Request) -> Response:
@@ -362,6 +372,7 @@ def create_app(db: str | None = None, public_url: str | None = None,
             Route("/api/info", info),
             Route("/api/rules", rules_form),
             Route("/api/rules/explain", explain_rules, methods=["POST"]),
+            Route("/api/rules/clause/{clause}", rule_clause),
             Route("/api/stats", stats),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables", host_tables, methods=["GET"]),

@@ -21,11 +21,13 @@ from typing import Any
 from handfoot.actions import Action, ActionSyntaxError, Draw, parse_action
 from handfoot.bots.hint import hint
 from handfoot.clauses import CLAUSES
+from handfoot.narrate import YOU
 from handfoot.rules import Rules
 from handfoot.undo import teaches
 from handfoot.views import view
 
 from . import protocol as p
+from .coach import moves_that_apply, table_points
 from .drivers import BotRunner, bot_name
 from .keeping import Checkpoint, GameKeeper, header_mapping, record_mapping
 from .messages import (
@@ -44,7 +46,7 @@ from .seats import BOT, OPEN, PERSON, Client, Seat, bot_levels, clean_text
 from .stats import Stats
 from .storage import ActionRow, Storage, StoredTable
 from .tokens import matches, new_seat_token, token_hash
-from .updates import Entry, LogItem, log_lines, undo_words, words
+from .updates import BOT_FOR_YOU, Entry, LogItem, log_lines, undo_words, words
 from .words import drawn_line, event_mapping
 
 log = logging.getLogger("handfoot.server")
@@ -370,13 +372,11 @@ class Table:
             raise p.ProtocolError("hints_off", "this table gives no hints (the host may turn "
                                   "them on)", msg.id)
         assert self.keeper is not None
-        g = self.keeper.game
-        legal = g.legal_actions() if g.actor == seat and not g.over else []
-        if not legal:
+        best = hint(self.keeper.game, seat)
+        if best is None:
             self._send(client, reply({"type": "hint", "action": None,
                                        "text": "nothing to do: it is not your move"}, msg.id))
             return
-        best = hint(view(g, seat), legal)
         self._send(client, reply({"type": "hint", "action": best.text,
                                    "text": f"the heuristic bot would {best.text}"}, msg.id))
 
@@ -457,12 +457,16 @@ class Table:
             self._undo.clear()
         names = keeper.names
         events = [event_mapping(e, names) for e in applied.events]
+        # A bot playing a gone person's seat is named in the third person in that person's
+        # log too: they come back to read what was done for them, not "You draw...".
+        for_you = seat if by != PERSON and self.seats[seat].person else None
         drawn = None
         if before is not None:
             count = next((e.get("count", 0) for e in events if e["name"] == "draw"), 0)
-            drawn = drawn_line(before, view(keeper.game, seat).hand, count)
+            drawn = drawn_line(before, view(keeper.game, seat).hand, count,
+                               BOT_FOR_YOU if for_you is not None else YOU)
         entry = Entry(version, seat, by, action.text, dumps_list(events),
-                      words(applied.events, names, drawn))
+                      words(applied.events, names, drawn, for_you))
         changed = False
         if over or any(e["name"] in ("turn", "deal") for e in events):
             for s in self.seats:
@@ -500,7 +504,8 @@ class Table:
                 "view": seat_view(g, seat) if seat is not None else public_view(g),
                 "legal": legal_texts(g, seat) if self._drives(seat) else [],
                 "can_undo": self._can_undo(seat),
-                "pile": pile_mapping(g, seat), "quota_missing": quota_missing(g)}
+                "pile": pile_mapping(g, seat), "quota_missing": quota_missing(g),
+                "table_points": table_points(g)}
 
     def _drives(self, seat: int | None) -> bool:
         return seat is not None and self.seats[seat].driver == PERSON
@@ -634,13 +639,18 @@ class Table:
                 if s.hold_since is not None:
                     hold = max(0.0, hold - (now - s.hold_since))
                 hold = round(hold, 1)
+            # Whether the hold is counting down now (the gone person's seat is to act): the
+            # page then counts the seconds down itself, from when this message arrived.
+            counting = hold is not None and s.hold_since is not None
             seats.append({"seat": s.index, "team": s.team, "name": s.name,
                           "occupant": occupant, "driver": s.driver if occupant != OPEN else OPEN,
-                          "connected": s.client is not None, "hold": hold, "bot": s.level})
+                          "connected": s.client is not None, "hold": hold,
+                          "hold_counting": counting, "bot": s.level})
         return {"type": "table", "table": self.id, "name": self.name, "status": self.status,
                 "game": self.game_no, "version": self.version,
                 "rules": self.rules.to_mapping(), "packet_names": list(self.rules.packet_names),
                 "options": self.options.model_dump(),
+                "moves": moves_that_apply(self.rules),
                 "seats": seats,
                 "spectators": sum(1 for c in self.clients if c.seat is None)}
 
@@ -675,6 +685,7 @@ class Table:
             "legal": legal_texts(g, seat) if self._drives(seat) else [],
             "can_undo": self._can_undo(seat),
             "pile": pile_mapping(g, seat), "quota_missing": quota_missing(g),
+            "table_points": table_points(g),
             "log": log_lines(self.log, seat, p.LOG_LINES),
         }, reply_to))
 

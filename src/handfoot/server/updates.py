@@ -41,18 +41,28 @@ class Entry:
                 "log": self.log(reader)}
 
 
-def words(raw: list[Event], names: list[str], drawn: str | None = None) -> tuple[Lines, ...]:
+BOT_FOR_YOU = "Bot (for you)"
+
+
+def words(raw: list[Event], names: list[str], drawn: str | None = None,
+          for_you: int | None = None) -> tuple[Lines, ...]:
     """The events in each seat's words (its own seat in the second person; the drawer's own
     copy naming the cards drawn), then in a spectator's. A lay-down's steps on one meld read
-    as one line ("You meld 6: 6 6 JK")."""
+    as one line ("You meld 6: 6 6 JK").  ``for_you``: the seat a bot played for its gone
+    person, whose own words name the bot ("Bot (for you) draws 2 cards")."""
     raw = merge_melds(raw)
     public = tuple(line for e in raw if (line := event_text(e, names)))
     out = []
     for reader in range(len(names)):
         mine = []
+        if reader == for_you:
+            bot_names = [BOT_FOR_YOU if s == reader else n for s, n in enumerate(names)]
         for e in raw:
             if drawn is not None and e.name == "draw" and e.seat == reader:
                 mine.append(drawn)
+            elif reader == for_you:
+                if line := event_text(e, bot_names):
+                    mine.append(line)
             elif line := event_text(e, names, reader):
                 mine.append(line)
         lines = tuple(mine)

@@ -308,10 +308,9 @@ class Session:
         return pile_status(self.game, self.human).refusal
 
     def hint(self) -> str:
-        legal = self.legal()
-        if not legal:
+        best = hint(self.game, self.human) if self.human_to_act else None
+        if best is None:
             return "nothing to do: it is not your move"
-        best = hint(self.view(), legal)
         return f"the heuristic bot would {best.text}"
 
     # ------------------------------------------------------------------ picking and staging

@@ -4,6 +4,7 @@
 import { h, byId } from "./dom.js";
 import { HELP } from "./keys.js";
 import { teamName, seatLabel } from "./render.js";
+import { getJSON } from "./api.js";
 
 function dialog(id, title, body, buttons, { alert = false, onClose = null } = {}) {
   const old = byId(id);
@@ -50,7 +51,7 @@ export function showSettings(current, save) {
   ], [closeButton("Done")]);
 }
 
-export function showAsk(g) {
+export function showAsk(g, onClose = null) {
   const v = g.view;
   const asker = g.table.seats[v.turn].name || `Seat ${v.turn + 1}`;
   const binding = g.table.rules.permission_yes === "binding";
@@ -62,7 +63,51 @@ export function showAsk(g) {
   ], [
     h("button", { type: "button", class: "primary", id: "answer-yes", onclick: async (e) => { const d = e.target.closest("dialog"); await g.answer(true); if (d.open) d.close(); } }, "Yes"),
     h("button", { type: "button", id: "answer-no", onclick: async (e) => { const d = e.target.closest("dialog"); await g.answer(false); if (d.open) d.close(); } }, "No"),
-  ], { alert: true });
+  ], { alert: true, onClose });
+}
+
+// A rule's text from docs/RULES.md, as the server serves it (GET /api/rules/clause/N): the
+// "Why?" beside a refusal.  The text is Markdown; it is shown as plain paragraphs and lists.
+function ruleBody(text) {
+  const out = [];
+  let list = null;
+  for (const block of text.split(/\n\s*\n/)) {
+    const lines = block.split("\n");
+    for (const line of lines) {
+      const plain = line.replace(/`([^`]*)`/g, "$1").replace(/\*\*?([^*]+)\*\*?/g, "$1")
+        .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1");
+      if (/^\s*- /.test(line)) {
+        if (!list) {
+          list = h("ul", {});
+          out.push(list);
+        }
+        list.append(h("li", {}, plain.replace(/^\s*- /, "")));
+      } else if (list && /^\s+\S/.test(line)) {
+        list.lastChild.append(` ${plain.trim()}`);
+      } else {
+        list = null;
+        const last = out[out.length - 1];
+        if (last && last.tagName === "P" && last.dataset.open === "1") last.append(` ${plain.trim()}`);
+        else out.push(h("p", { dataset: { open: "1" } }, plain.trim()));
+      }
+    }
+    list = null;
+    for (const p of out) if (p.dataset) delete p.dataset.open;
+  }
+  return out;
+}
+
+export async function showRule(clause) {
+  let found;
+  try {
+    found = await getJSON(`/api/rules/clause/${encodeURIComponent(clause)}`);
+  } catch (err) {
+    found = { clause, title: "", text: `The rule's text could not be fetched: ${err.message}` };
+  }
+  return dialog("rule-dialog", `Rule ${found.clause}${found.title ? ": " + found.title : ""}`,
+    [h("div", { class: "rule-text" }, ruleBody(found.text)),
+      h("p", { class: "rule-source" }, "From the rules of this game (docs/RULES.md).")],
+    [closeButton()]);
 }
 
 export function closeDialog(id) {

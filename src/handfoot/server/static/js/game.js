@@ -4,6 +4,8 @@
 // composes the text and shows the answer.
 
 import { counts, isWild, ALL } from "./cards.js";
+import { announce } from "./dom.js";
+import { announcePick } from "./coach.js";
 
 export class Game {
   constructor(conn, hooks) {
@@ -28,6 +30,14 @@ export class Game {
     this.check = null; // the engine's answer about the staged lay-down
     this.busy = false;
     this.checkTimer = null;
+    this.tablePoints = []; // each team's points on the table this round (the server's scoring)
+    this.hintShown = null; // {version, action, text}: the last hint, while the table stands
+    this.lastRefusal = null; // {version, clause, rule, reason}: for the coach's "Why?"
+  }
+
+  // A table with hints on: the coach marks cards, shows the meter and plays hints.
+  get coaching() {
+    return !!(this.table && this.table.options.hints && this.seat !== null);
   }
 
   // ------------------------------------------------------------------ reading
@@ -91,9 +101,11 @@ export class Game {
     this.canUndo = !!m.can_undo;
     this.pile = m.pile || null;
     this.quotaMissing = m.quota_missing || [];
+    this.tablePoints = m.table_points || [];
     this.log = [...(m.log || [])];
     this.logEpoch += 1;
     this.logTotal = this.log.length;
+    if (!this.staged.length) this.restoreStaged();
     this.keepWhatFits();
   }
 
@@ -104,6 +116,7 @@ export class Game {
     this.canUndo = !!m.can_undo;
     this.pile = m.pile || null;
     this.quotaMissing = m.quota_missing || [];
+    this.tablePoints = m.table_points || [];
     this.log.push(...(m.log || []));
     this.logTotal += (m.log || []).length;
     if (this.log.length > 400) this.log.splice(0, this.log.length - 400);
@@ -141,6 +154,7 @@ export class Game {
   pick(token) {
     if (this.available(token) <= 0) return `you hold no more ${token === "JK" ? "jokers" : token + "s"}`;
     this.picked[token] = (this.picked[token] || 0) + 1;
+    announce(announcePick(token, this)); // a card picked by key is heard, not only seen
     return null;
   }
 
@@ -263,6 +277,7 @@ export class Game {
   // would be taken now, shown beside the cards.
   scheduleCheck() {
     clearTimeout(this.checkTimer);
+    this.saveStaged();
     const text = this.layText();
     if (!text || this.seat === null || !this.playing) {
       this.check = null;
@@ -275,6 +290,42 @@ export class Game {
         : { ok: false, reason: answer.message, clause: "", rule: "", points: null };
       this.hooks.render();
     }, 120);
+  }
+
+  // The staged melds outlive a reload or a reconnect within this turn (the browser's session
+  // storage, this tab only): keyed by the table, and kept only for the same game, round, turn
+  // and seat; keepWhatFits drops them if the hand no longer holds them.
+  stagedKey() {
+    return this.table ? `handfoot.staged.${this.table.table}` : null;
+  }
+
+  stagedStamp() {
+    const v = this.view;
+    return v ? `${this.table.game}/${v.round}/${v.turns}/${this.seat}` : "";
+  }
+
+  saveStaged() {
+    const key = this.stagedKey();
+    if (!key || !this.view || this.seat === null) return;
+    try {
+      if (this.staged.length) sessionStorage.setItem(key, JSON.stringify({ at: this.stagedStamp(), staged: this.staged }));
+      else sessionStorage.removeItem(key);
+    } catch {
+      /* storage withheld: the staged melds last for this page only */
+    }
+  }
+
+  restoreStaged() {
+    const key = this.stagedKey();
+    if (!key || this.seat === null || !this.view) return;
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(key) || "null");
+      if (kept && kept.at === this.stagedStamp() && Array.isArray(kept.staged) && this.myMove) {
+        this.staged = kept.staged.map((p) => ({ slot: String(p.slot), n: p.n | 0, twos: p.twos | 0, jokers: p.jokers | 0 }));
+      }
+    } catch {
+      /* nothing kept */
+    }
   }
 
   // ------------------------------------------------------------------ acting
@@ -416,7 +467,27 @@ export class Game {
       return null;
     }
     const reply = await this.conn.request({ type: "hint" });
-    this.hooks.say(reply.type === "hint" ? `Hint: ${reply.text}.` : reply.message);
+    if (reply.type === "hint") {
+      this.hintShown = { version: this.conn.version, action: reply.action, text: reply.text };
+      this.hooks.say(`Hint: ${reply.text}.`);
+    } else {
+      this.hooks.say(reply.message);
+    }
+    this.hooks.render();
     return reply;
+  }
+
+  // Play the hint as the server gave it: a whole step the engine takes as it stands (a
+  // lay-down replaces whatever was staged).
+  playHint() {
+    const hint = this.hintShown;
+    if (!hint || !hint.action || hint.version !== this.conn.version) return this.hint();
+    this.hintShown = null;
+    if (hint.action.startsWith("lay ")) {
+      this.picked = {};
+      this.staged = [];
+      this.mode = "";
+    }
+    return this.act(hint.action);
   }
 }

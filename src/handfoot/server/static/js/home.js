@@ -1,5 +1,6 @@
-// The first page: start a table (rules, house rules, seats, bots, options), the host's own
-// tables, and joining by a link.
+// The first page: "Play now" (one tap: you and bots, hints on, started at once), the full
+// setup of a table (rules, house rules, seats, bots, options), the host's own tables, and
+// joining by a link.  The last rules and name used are remembered in this browser.
 
 import { h, fill, byId } from "./dom.js";
 import { getJSON, postJSON } from "./api.js";
@@ -11,6 +12,13 @@ export async function homePage(root) {
   fill(byId("where"), "Start a table");
   const form = await getJSON("/api/rules");
   const choice = { preset: form.presets[0].name, players: form.presets[0].players, team_size: null, set: {} };
+  const last = store.lastRules();
+  if (last && form.presets.some((p) => p.name === last.preset)) {
+    choice.preset = last.preset;
+    choice.players = last.players || form.presets.find((p) => p.name === last.preset).players;
+    choice.team_size = last.team_size || null;
+    choice.set = last.set && typeof last.set === "object" ? { ...last.set } : {};
+  }
   const state = { explained: null, error: null, mySeat: 0, bots: [], name: store.playerName() };
   const info = await getJSON("/api/info");
   const options = { ...info.options };
@@ -81,6 +89,45 @@ export async function homePage(root) {
           form.bots.map((b) => h("option", { value: b, selected: state.bots[s] === b }, `bot: ${b}`))))))));
   }
 
+  function rulesBody() {
+    const rules = { preset: choice.preset, set: choice.set };
+    if (choice.players) rules.players = choice.players;
+    if (choice.team_size) rules.team_size = choice.team_size;
+    return rules;
+  }
+
+  // ---------------------------------------------------------------- Play now
+  // The table is made with these rules, bots in every other seat, hints on; the page that
+  // opens sits the person at seat 1 and starts the game (main.js, the "pending" join).
+  const playName = h("input", { id: "play-name", type: "text", maxlength: "24", value: state.name, autocomplete: "nickname", placeholder: "Player" });
+  const playStatus = h("p", { id: "play-status", role: "status", "aria-live": "polite" });
+  async function playNow(e) {
+    e.preventDefault();
+    const name = playName.value.trim() || store.playerName() || "Player";
+    store.savePlayerName(name);
+    const rules = last ? last : { preset: form.presets[0].name, set: {} };
+    const players = rules.players || (form.presets.find((p) => p.name === rules.preset) || form.presets[0]).players;
+    const body = {
+      name: "", rules, bots: Array(players).fill("heuristic"),
+      options: { ...options, hints: true },
+    };
+    const host = store.hostToken();
+    if (host) body.host_token = host;
+    playStatus.textContent = "Dealing…";
+    try {
+      const made = await postJSON("/api/tables", body);
+      store.saveHostToken(made.host_token);
+      store.saveTableKeys(made.table, { host_token: made.host_token, pending: { seat: 0, name, start: true } });
+      location.assign(`/t/${made.table}`);
+    } catch (err) {
+      playStatus.textContent = `The table was not made: ${err.message}`;
+    }
+  }
+  const lastPreset = last && form.presets.find((p) => p.name === last.preset);
+  const playPlayers = (last && last.players) || (lastPreset || form.presets[0]).players;
+  const playRules = last ? `${last.preset}${last.set && Object.keys(last.set).length ? " with your house rules" : ""} (your last rules)`
+    : `${form.presets[0].name}: ${form.presets[0].source}`;
+
   const presetSelect = h("select", { id: "preset", onchange: (e) => {
     choice.preset = e.target.value;
     const p = form.presets.find((x) => x.name === choice.preset);
@@ -90,12 +137,12 @@ export async function homePage(root) {
     playersSelect.value = String(p.players);
     teamSelect.value = "";
     recheck();
-  } }, form.presets.map((p) => h("option", { value: p.name }, `${p.name}: ${p.source}`)));
+  } }, form.presets.map((p) => h("option", { value: p.name, selected: p.name === choice.preset }, `${p.name}: ${p.source}`)));
   const playersSelect = h("select", { id: "players", onchange: (e) => { choice.players = Number(e.target.value); recheck(); } },
     [2, 3, 4, 5, 6].map((n) => h("option", { value: String(n), selected: n === choice.players }, String(n))));
   const teamSelect = h("select", { id: "team-size", onchange: (e) => { choice.team_size = e.target.value ? Number(e.target.value) : null; recheck(); } },
     h("option", { value: "" }, "as the preset says"),
-    [1, 2, 3].map((n) => h("option", { value: String(n) }, n === 1 ? "everyone alone" : `teams of ${n}`)));
+    [1, 2, 3].map((n) => h("option", { value: String(n), selected: n === choice.team_size }, n === 1 ? "everyone alone" : `teams of ${n}`)));
   const nameInput = h("input", { id: "my-name", type: "text", maxlength: "24", value: state.name, autocomplete: "nickname", required: true });
   const tableName = h("input", { id: "table-name", type: "text", maxlength: "40", placeholder: "Friday table" });
   const hints = h("input", { id: "opt-hints", type: "checkbox", checked: options.hints });
@@ -116,9 +163,8 @@ export async function homePage(root) {
       return;
     }
     store.savePlayerName(name);
-    const rules = { preset: choice.preset, set: choice.set };
-    if (choice.players) rules.players = choice.players;
-    if (choice.team_size) rules.team_size = choice.team_size;
+    const rules = rulesBody();
+    store.saveLastRules(rules);
     const body = {
       name: tableName.value.trim(), rules, bots: state.bots,
       options: { hints: hints.checked, seat_hold: Number(hold.value), bot_pace: Number(pace.value) },
@@ -147,6 +193,13 @@ export async function homePage(root) {
   const mine = h("div", { id: "my-tables" });
 
   fill(root, h("div", { class: "home" },
+    h("section", { class: "panel play-now", "aria-labelledby": "play-now-h" },
+      h("h2", { id: "play-now-h" }, "Play against bots"),
+      h("form", { id: "play-form", onsubmit: playNow, novalidate: true },
+        h("div", { class: "field" }, h("label", { for: "play-name" }, "Your name"), playName),
+        h("button", { type: "submit", class: "primary big", id: "play-now" }, "Play now"),
+        h("p", { class: "play-rules" }, `You and ${playPlayers - 1} bot${playPlayers === 2 ? "" : "s"}, ${playRules}; hints on. The game starts at once.`),
+        playStatus)),
     h("section", { class: "panel" },
       h("h2", {}, "Start a table"),
       h("form", { id: "create-form", onsubmit: create, novalidate: true },

@@ -10,6 +10,7 @@ import { homePage } from "./home.js";
 import { installKeys } from "./keys.js";
 import * as dialogs from "./dialogs.js";
 import * as store from "./store.js";
+import * as countdown from "./countdown.js";
 
 let settings = store.settings();
 
@@ -57,11 +58,16 @@ class TablePage {
         return out;
       },
     });
+    countdown.watchSeats(() => (this.game.table ? this.game.table.seats : []));
     this.game = new Game(this.conn, {
       render: () => this.render(),
       say: (text) => this.say(text),
       refused: (r) => this.refused(r),
       showResult: (i) => dialogs.showResult(this.game, i),
+      showFinal: () => {
+        this.finalShown = false;
+        this.maybeFinal();
+      },
     });
   }
 
@@ -92,7 +98,9 @@ class TablePage {
           this.finalShown = false;
         }
         g.onTable(m);
+        countdown.noteTable();
         if (m.status === "lobby" && g.seat === null) this.joinPending();
+        if (m.status === "lobby" && g.seat !== null) this.startPending();
         if (g.seat !== null && !m.seats[g.seat].name) g.you = { ...g.you, seat: null };
         document.title = `${m.name || "Hand and Foot"} - handfoot`;
         break;
@@ -138,7 +146,21 @@ class TablePage {
     this.conn.request({ type: "join", seat: pending.seat, name: pending.name }).then((r) => {
       this.joining = false;
       if (r.type === "error") this.say(r.message);
-      store.saveTableKeys(this.tableId, { pending: null });
+      // "Play now": the table starts as soon as its host is seated.
+      store.saveTableKeys(this.tableId, { pending: null, autostart: !!pending.start && r.type !== "error" });
+      if (r.type !== "error") this.startPending();
+    });
+  }
+
+  startPending() {
+    const keys = store.tableKeys(this.tableId);
+    const g = this.game;
+    if (!keys.autostart || !g.you.host || g.seat === null || this.starting) return;
+    this.starting = true;
+    store.saveTableKeys(this.tableId, { autostart: false });
+    this.conn.request({ type: "start" }).then((r) => {
+      this.starting = false;
+      if (r.type === "error") this.say(r.message);
     });
   }
 
@@ -170,7 +192,11 @@ class TablePage {
     if (mine && v.phase === "answer") {
       if (!this.askShown) {
         this.askShown = true;
-        dialogs.showAsk(g);
+        // Closed unanswered (Esc, the back gesture): the action bar keeps the question, and
+        // the keyboard goes to its Yes.
+        dialogs.showAsk(g, () => {
+          if (g.myMove && g.view.phase === "answer") byId("act-yes")?.focus();
+        });
       }
     } else {
       this.askShown = false;
@@ -198,6 +224,7 @@ class TablePage {
 
   say(text) {
     this.game.message = text;
+    if (!text.startsWith("Refused")) this.game.lastRefusal = null;
     const el = byId("message");
     if (el) {
       el.textContent = text;
@@ -215,6 +242,9 @@ class TablePage {
       announce(`Refused: ${r.reason}`);
     } else {
       this.say(`Refused: ${r.reason} (rule ${r.clause}${r.rule ? ", " + r.rule : ""}).`);
+      // The coach's line keeps it with a "Why?" that opens the rule's text.
+      g.lastRefusal = { version: this.conn.version, clause: r.clause, rule: r.rule, reason: r.reason };
+      this.render();
     }
   }
 

@@ -6,6 +6,8 @@ import {
   RANKS, WILDS, THREES, cardName, cardNames, face, mark, cardClass, counts, total,
 } from "./cards.js";
 import { Game } from "./game.js";
+import * as coach from "./coach.js";
+import { holdText } from "./countdown.js";
 
 export const PHASE_WORDS = {
   draw: "draw (s) or take the pile (p)",
@@ -111,8 +113,8 @@ function seatItem(g, seat) {
   if (t.occupant === "person" && t.driver === "bot") {
     badges.push(h("span", { class: "badge away" }, `away: a ${t.bot} bot plays for them`));
   } else if (t.occupant === "person" && !t.connected && seat !== g.seat) {
-    badges.push(h("span", { class: "badge away" },
-      t.hold !== null && t.hold < g.table.options.seat_hold ? `away: a bot plays in ${Math.ceil(t.hold)} s` : "away"));
+    // countdown.js redraws the seconds every second (data-hold-seat).
+    badges.push(h("span", { class: "badge away", dataset: { holdSeat: String(seat) } }, holdText(t)));
   }
   return h("li", {
     class: "seat" + (turn ? " turn" : "") + (seat === g.seat ? " me" : ""),
@@ -149,7 +151,8 @@ function pilePanel(g) {
         g.pile.needs ? `: ${g.pile.needs}` : ""));
     } else if (pileSize) {
       status.push(h("p", { class: "pile-status closed" }, h("strong", {}, "✗ Closed to you"),
-        `: ${g.pile.reason} `, h("span", { class: "rule" }, `(rule ${g.pile.clause}${g.pile.rule ? ", " + g.pile.rule : ""})`)));
+        `: ${g.pile.reason} `, h("span", { class: "rule" }, `(rule ${g.pile.clause}${g.pile.rule ? ", " + g.pile.rule : ""})`),
+        " ", coach.whyButton(g.pile.clause, g.pile.rule)));
     }
   }
   const top = v.pile_top;
@@ -169,6 +172,7 @@ function pilePanel(g) {
         actionButton(g, "take", "Take the pile", "p", g.legal.some((a) => a.startsWith("take-pile")),
           () => g.takePile()))),
     status,
+    coach.pileNote(g),
     v.set_aside ? h("p", {}, `Pennies set aside: ${v.set_aside}`) : null);
 }
 
@@ -279,6 +283,7 @@ function handPanel(g, settings, onSort) {
   }
   const info = v.seats[g.seat];
   const groups = groupsOf(g, settings.sort);
+  const playable = coach.playable(g); // the coaching table marks what can be melded now
   const out = [];
   for (const grp of groups) {
     if (!grp.tokens.length) continue;
@@ -291,9 +296,9 @@ function handPanel(g, settings, onSort) {
         buttons.push(cardFace(t, {
           tag: "button",
           type: "button",
-          class: "in-hand" + (isPicked ? " picked" : ""),
+          class: "in-hand" + (isPicked ? " picked" : "") + (playable.has(t) ? " playable" : ""),
           "aria-pressed": isPicked ? "true" : "false",
-          label: `${cardName(t)}, ${i + 1} of ${shown}${isPicked ? ", picked" : ""}`,
+          label: `${cardName(t)}, ${i + 1} of ${shown}${isPicked ? ", picked" : ""}${playable.has(t) ? ", can be melded now" : ""}`,
           dataset: { card: t, fid: `card-${t}-${i}` },
           onclick: () => onCard(g, t, isPicked),
         }));
@@ -348,14 +353,16 @@ function stagePanel(g) {
   let verdict = null;
   if (g.refusal) {
     verdict = h("p", { class: "refusal", role: "alert" }, h("strong", {}, "✗ Refused: "),
-      g.refusal.reason, " ", h("span", { class: "rule" }, `(rule ${g.refusal.clause}${g.refusal.rule ? ", " + g.refusal.rule : ""})`));
+      g.refusal.reason, " ", h("span", { class: "rule" }, `(rule ${g.refusal.clause}${g.refusal.rule ? ", " + g.refusal.rule : ""})`),
+      " ", coach.whyButton(g.refusal.clause, g.refusal.rule));
   } else if (check && g.staged.length) {
     const points = check.points !== null && check.points !== undefined ? `${check.points} points` : "";
     const opening = check.opening ? ` · opening ${check.opening.laid} of ${check.opening.minimum}` : "";
     verdict = check.ok
       ? h("p", { class: "check ok" }, h("strong", {}, "✓ Ready to lay down"), ` · ${points}${opening}`)
       : h("p", { class: "check no" }, h("strong", {}, "✗ Not yet: "), check.reason,
-        check.clause ? h("span", { class: "rule" }, ` (rule ${check.clause})`) : "", points ? ` · ${points}${opening}` : "");
+        check.clause ? h("span", { class: "rule" }, ` (rule ${check.clause})`) : "", points ? ` · ${points}${opening}` : "",
+        " ", coach.whyButton(check.clause, check.rule));
   }
   let targets = null;
   if (g.mode === "target") {
@@ -388,15 +395,23 @@ export function actionButton(g, id, text, key, enabled, run) {
 }
 
 function actionBar(g) {
-  if (g.seat === null || g.view.phase === "game-over") return null;
+  if (g.seat === null) return null;
+  if (g.view.phase === "game-over") {
+    // The final table (and the host's Rematch) stays reachable after its dialog is closed.
+    return h("nav", { class: "actions", "aria-label": "Your moves" },
+      actionButton(g, "final", "The final table", null, true, () => g.hooks.showFinal()));
+  }
+  if (g.myMove && g.view.phase === "answer") {
+    return h("nav", { class: "actions answering", "aria-label": "Your moves" }, coach.answerBar(g));
+  }
   const anyPicked = g.pickedTokens().length > 0;
   const melding = g.view.phase === "meld" || g.view.phase === "pile-opening";
   const buttons = [
     actionButton(g, "meld", "Meld", "m", g.myMove && melding && anyPicked, () => g.meld()),
     actionButton(g, "lay", "Lay down", "Enter", g.myMove && melding && (g.staged.length > 0 || anyPicked), () => g.layDown()),
     actionButton(g, "discard", "Discard", "d", g.myMove && g.hasPrefix("discard"), () => g.discard()),
-    actionButton(g, "knock", "Knock", "n", g.has("knock"), () => g.knockOrNo()),
-    actionButton(g, "ask", "Ask to go out|Ask", "g", g.has("ask"), () => g.ask()),
+    coach.moveApplies(g, "knock") ? actionButton(g, "knock", "Knock", "n", g.has("knock"), () => g.knockOrNo()) : null,
+    coach.moveApplies(g, "ask") ? actionButton(g, "ask", "Ask to go out|Ask", "g", g.has("ask"), () => g.ask()) : null,
     g.has("retract") ? actionButton(g, "retract", "Take back opening|Take back", "r", true, () => g.retract()) : null,
     actionButton(g, "undo", "Undo", "u", g.canUndo, () => g.undo()),
     g.table.options.hints ? actionButton(g, "hint", "Hint", "h", g.myMove, () => g.hint()) : null,
@@ -417,6 +432,7 @@ function scoresPanel(g) {
   const totals = h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), v.totals.map((x) => h("td", {}, h("strong", {}, String(x)))));
   return h("section", { class: "panel scores", "aria-labelledby": "scores-h" },
     h("h2", { id: "scores-h" }, "Scores"),
+    coach.runningScore(g),
     h("table", {}, h("thead", {}, head), h("tbody", {}, rows, totals)));
 }
 
@@ -443,6 +459,7 @@ export function renderGame(root, g, settings, handlers) {
     pilePanel(g),
     handPanel(g, settings, handlers.onSort),
     stagePanel(g),
+    coach.coachPanel(g),
     actionBar(g),
     meldsPanel(g));
   fill(byId("scores"), scoresPanel(g));

@@ -61,3 +61,14 @@ export function playerName() {
 export function savePlayerName(name) {
   write("name", name);
 }
+
+// The rules of the last table this browser set (as POST /api/tables takes them): "Play now"
+// and the full setup start from them.
+export function lastRules() {
+  const rules = read("last_rules", null);
+  return rules && typeof rules === "object" && typeof rules.preset === "string" ? rules : null;
+}
+
+export function saveLastRules(rules) {
+  write("last_rules", rules);
+}

@@ -1,0 +1,79 @@
+"""The hint is a whole step the engine accepts as it stands (issue 25): before the opening the
+whole lay-down that reaches the minimum, or a step that is not a meld; never a single meld
+that a lay-down of its own would have refused under 6.1, so following a hint never loops."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from handfoot.actions import Add, LayDown, Start, parse_action
+from handfoot.bots.base import ask
+from handfoot.bots.heuristic import HeuristicBot
+from handfoot.bots.hint import hint
+from handfoot.engine import Game
+from handfoot.presets import preset
+from handfoot.state import Phase
+
+
+def _positions(rules_name: str, wanted: int, seed: int) -> tuple[list[Game], list[Game]]:
+    """Seeded positions where a seat is to meld, ``wanted`` with its team not yet opened and
+    ``wanted`` opened, taken from games the heuristic bot plays."""
+    rules = preset(rules_name)
+    rng = random.Random(seed)
+    bots = [HeuristicBot(seed=s) for s in range(rules.players)]
+    before: list[Game] = []
+    after: list[Game] = []
+    game_seed = seed
+    while len(before) < wanted or len(after) < wanted:
+        g = Game.new(rules, seed=game_seed, history=False)
+        game_seed += 1
+        while not g.over and g.round_no <= 2:
+            if g.phase in (Phase.MELD, Phase.PILE_OPENING) and rng.random() < 0.7:
+                into = after if g.opened[g.team_of(g.actor)] else before
+                if len(into) < wanted:
+                    into.append(g.clone())
+            if len(before) >= wanted and len(after) >= wanted:
+                break
+            g.apply(ask(bots[g.actor], g))
+    return before, after
+
+
+def _check(games: list[Game]) -> int:
+    """Every hint is accepted; returns how many were lay-downs."""
+    lays = 0
+    for g in games:
+        seat = g.actor
+        best = hint(g, seat)
+        assert best is not None
+        assert g.refusal(best, seat) is None, (best.text, g)
+        # The page and the terminal send the hint's text as it stands.
+        assert g.refusal(parse_action(best.text), seat) is None
+        if not g.opened[g.team_of(seat)]:
+            # Before the opening a meld step never stands alone.
+            assert not isinstance(best, (Start, Add)), best.text
+        lays += isinstance(best, LayDown)
+        g.apply(best, seat)
+    return lays
+
+
+def test_hints_are_accepted_before_and_after_the_opening() -> None:
+    before, after = _positions("hand-and-foot", 200, seed=1)
+    # Some hints before the opening are whole openings, not only draws and discards.
+    assert _check(before) > 0
+    _check(after)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_name", ["hand-and-foot-13", "hand-knee-foot", "triple-play",
+                                        "hand-knee-foot-club", "pennies-from-heaven"])
+def test_hints_are_accepted_under_every_preset(rules_name: str) -> None:
+    before, after = _positions(rules_name, 500, seed=7)
+    _check(before)
+    _check(after)
+
+
+def test_nothing_to_hint_when_it_is_not_the_seats_move() -> None:
+    g = Game.new(preset("hand-and-foot"), seed=3)
+    assert hint(g, (g.actor + 1) % g.rules.players) is None
