@@ -2,8 +2,9 @@
 
 ``Game.apply`` returns the events an action caused, in order.  Every event is public to the
 whole table: hidden cards are only ever counted (a draw says how many cards, never which).
-Each type has a ``seat`` (-1 for the table itself: the upcard, the end of the game) and a
-string ``name`` (a property, not a field) for logs and the wire.  They are named tuples because
+Each type has a ``seat`` (-1 for the table itself: the upcard, the end of the game), a string
+``name`` (a property, not a field) for logs and the wire, and ``wire()``, its own fields as
+docs/PROTOCOL.md names them: each event says once how it travels.  They are named tuples because
 the engine makes several per action and a tuple is the cheapest immutable value to build.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .cards import KIND_TOKENS, format_cards, slot_token
 from .state import RoundEnd
 
 
@@ -24,6 +26,9 @@ class RoundDealt(NamedTuple):
     def name(self) -> str:
         return "deal"
 
+    def wire(self) -> dict[str, object]:
+        return {"round": self.round}
+
 
 class UpcardTurned(NamedTuple):
     seat: int  # -1
@@ -32,6 +37,9 @@ class UpcardTurned(NamedTuple):
     @property
     def name(self) -> str:
         return "upcard"
+
+    def wire(self) -> dict[str, object]:
+        return {"card": KIND_TOKENS[self.card]}
 
 
 class UpcardRejected(NamedTuple):
@@ -45,6 +53,9 @@ class UpcardRejected(NamedTuple):
     def name(self) -> str:
         return "upcard_rejected"
 
+    def wire(self) -> dict[str, object]:
+        return {"card": KIND_TOKENS[self.card], "buried": self.buried}
+
 
 class TurnBegan(NamedTuple):
     seat: int
@@ -54,6 +65,9 @@ class TurnBegan(NamedTuple):
     def name(self) -> str:
         return "turn"
 
+    def wire(self) -> dict[str, object]:
+        return {"turns": self.turn}
+
 
 class Drew(NamedTuple):
     seat: int
@@ -62,6 +76,9 @@ class Drew(NamedTuple):
     @property
     def name(self) -> str:
         return "draw"
+
+    def wire(self) -> dict[str, object]:
+        return {"count": self.drawn}
 
 
 class StockEmptied(NamedTuple):
@@ -73,6 +90,9 @@ class StockEmptied(NamedTuple):
     def name(self) -> str:
         return "stock_empty"
 
+    def wire(self) -> dict[str, object]:
+        return {}
+
 
 class RedThreesLaid(NamedTuple):
     seat: int
@@ -81,6 +101,9 @@ class RedThreesLaid(NamedTuple):
     @property
     def name(self) -> str:
         return "red_three"
+
+    def wire(self) -> dict[str, object]:
+        return {"count": self.laid}
 
 
 class Replaced(NamedTuple):
@@ -92,6 +115,9 @@ class Replaced(NamedTuple):
     @property
     def name(self) -> str:
         return "replace"
+
+    def wire(self) -> dict[str, object]:
+        return {"count": self.replaced}
 
 
 class PileTaken(NamedTuple):
@@ -106,6 +132,9 @@ class PileTaken(NamedTuple):
     def name(self) -> str:
         return "take_pile"
 
+    def wire(self) -> dict[str, object]:
+        return {"card": KIND_TOKENS[self.top], "count": self.taken}
+
 
 class PileToHand(NamedTuple):
     """The cards under the taken top card go into the hand, seen by everyone."""
@@ -116,6 +145,9 @@ class PileToHand(NamedTuple):
     @property
     def name(self) -> str:
         return "pile_to_hand"
+
+    def wire(self) -> dict[str, object]:
+        return {"cards": format_cards(list(self.cards))}
 
 
 class Melded(NamedTuple):
@@ -131,6 +163,10 @@ class Melded(NamedTuple):
     def name(self) -> str:
         return "meld"
 
+    def wire(self) -> dict[str, object]:
+        return {"meld": slot_token(self.slot), "naturals": self.naturals, "twos": self.twos,
+                "jokers": self.jokers}
+
 
 class CanastaFinished(NamedTuple):
     seat: int
@@ -141,6 +177,9 @@ class CanastaFinished(NamedTuple):
     def name(self) -> str:
         return "canasta"
 
+    def wire(self) -> dict[str, object]:
+        return {"meld": slot_token(self.slot), "kind": self.kind}
+
 
 class PennySetAside(NamedTuple):
     """A card went from the stock face down beside a finished canasta (Pennies from Heaven)."""
@@ -150,6 +189,9 @@ class PennySetAside(NamedTuple):
     @property
     def name(self) -> str:
         return "penny"
+
+    def wire(self) -> dict[str, object]:
+        return {}
 
 
 class Opened(NamedTuple):
@@ -162,6 +204,9 @@ class Opened(NamedTuple):
     def name(self) -> str:
         return "opening"
 
+    def wire(self) -> dict[str, object]:
+        return {"points": self.points}
+
 
 class PickedUp(NamedTuple):
     seat: int
@@ -172,6 +217,9 @@ class PickedUp(NamedTuple):
     def name(self) -> str:
         return "pick_up"
 
+    def wire(self) -> dict[str, object]:
+        return {"packet": self.packet, "count": self.size}
+
 
 class Discarded(NamedTuple):
     seat: int
@@ -181,6 +229,9 @@ class Discarded(NamedTuple):
     def name(self) -> str:
         return "discard"
 
+    def wire(self) -> dict[str, object]:
+        return {"card": KIND_TOKENS[self.card]}
+
 
 class Knocked(NamedTuple):
     seat: int
@@ -189,6 +240,9 @@ class Knocked(NamedTuple):
     def name(self) -> str:
         return "knock"
 
+    def wire(self) -> dict[str, object]:
+        return {}
+
 
 class Retracted(NamedTuple):
     seat: int
@@ -196,6 +250,9 @@ class Retracted(NamedTuple):
     @property
     def name(self) -> str:
         return "retract"
+
+    def wire(self) -> dict[str, object]:
+        return {}
 
 
 class AskedToGoOut(NamedTuple):
@@ -206,6 +263,9 @@ class AskedToGoOut(NamedTuple):
     def name(self) -> str:
         return "ask"
 
+    def wire(self) -> dict[str, object]:
+        return {"partner": self.partner}
+
 
 class Answered(NamedTuple):
     seat: int  # the partner who answered
@@ -214,6 +274,9 @@ class Answered(NamedTuple):
     @property
     def name(self) -> str:
         return "answer"
+
+    def wire(self) -> dict[str, object]:
+        return {"yes": self.yes}
 
 
 class Passed(NamedTuple):
@@ -226,6 +289,9 @@ class Passed(NamedTuple):
     def name(self) -> str:
         return "pass"
 
+    def wire(self) -> dict[str, object]:
+        return {"chose": self.chose}
+
 
 class WentOut(NamedTuple):
     seat: int
@@ -233,6 +299,9 @@ class WentOut(NamedTuple):
     @property
     def name(self) -> str:
         return "went_out"
+
+    def wire(self) -> dict[str, object]:
+        return {}
 
 
 class Reshuffled(NamedTuple):
@@ -246,6 +315,9 @@ class Reshuffled(NamedTuple):
     def name(self) -> str:
         return "reshuffle"
 
+    def wire(self) -> dict[str, object]:
+        return {"count": self.cards}
+
 
 class FinalLap(NamedTuple):
     """The seat went out and every other player now has one more turn (8.7)."""
@@ -255,6 +327,9 @@ class FinalLap(NamedTuple):
     @property
     def name(self) -> str:
         return "final_lap"
+
+    def wire(self) -> dict[str, object]:
+        return {}
 
 
 class SkippedDraw(NamedTuple):
@@ -266,6 +341,9 @@ class SkippedDraw(NamedTuple):
     def name(self) -> str:
         return "no_draw"
 
+    def wire(self) -> dict[str, object]:
+        return {}
+
 
 class RoundEnded(NamedTuple):
     seat: int  # who went out, or -1
@@ -276,6 +354,9 @@ class RoundEnded(NamedTuple):
     def name(self) -> str:
         return "round_end"
 
+    def wire(self) -> dict[str, object]:
+        return {"how": str(self.how), "scores": list(self.scores)}
+
 
 class GameEnded(NamedTuple):
     seat: int  # -1
@@ -284,6 +365,9 @@ class GameEnded(NamedTuple):
     @property
     def name(self) -> str:
         return "game_end"
+
+    def wire(self) -> dict[str, object]:
+        return {"totals": list(self.totals)}
 
 
 Event = (
@@ -302,12 +386,13 @@ EVENT_TYPES: tuple[type[Event], ...] = (
 
 
 def event_to_mapping(event: Event) -> dict[str, object]:
-    """Plain JSON-friendly form: ``{"event": name, field: value, ...}`` (cards as kind numbers;
-    callers that show cards turn them into tokens)."""
-    out: dict[str, object] = {"event": event.name}
-    for key, value in zip(event._fields, event, strict=True):
-        out[key] = str(value) if isinstance(value, RoundEnd) else value
-    return out
+    """The event as the web table sends it (docs/PROTOCOL.md, "Events"), without its words:
+    ``{"name": ..., "seat": ..., field: value, ...}``, cards as tokens.
+
+    >>> event_to_mapping(Discarded(seat=2, card=9))
+    {'name': 'discard', 'seat': 2, 'card': 'K'}
+    """
+    return {"name": event.name, "seat": event.seat, **event.wire()}
 
 
 Refusal = tuple[str, str]  # (clause of docs/RULES.md, plain-words reason)

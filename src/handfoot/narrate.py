@@ -70,6 +70,10 @@ def seat_name(seat: int, names: Sequence[str] | None = None, you: int = -1) -> s
     return f"seat {seat}"
 
 
+# Events the log does not mention: bookkeeping that another event already tells.
+UNSPOKEN = frozenset({"turn"})
+
+
 def describe(event: Event, names: Sequence[str] | None = None, you: int = -1,
              subject: bool = True) -> str | None:
     """One line for an event, or None for bookkeeping events (a turn beginning).

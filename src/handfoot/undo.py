@@ -19,6 +19,12 @@ from .events import Event
 NEWS = frozenset({"draw", "take_pile", "pile_to_hand", "pick_up", "replace", "red_three",
                   "answer", "turn", "round_end", "went_out", "deal"})
 
+# Events that show nothing new: a step that made only these may still be taken back (the
+# action itself may teach, as a discard does).  Every event is in one of the two sets.
+QUIET = frozenset({"upcard", "upcard_rejected", "stock_empty", "meld", "canasta", "penny",
+                   "opening", "discard", "knock", "retract", "ask", "pass", "reshuffle",
+                   "final_lap", "no_draw", "game_end"})
+
 # Actions that reveal something or hand the move to someone else, whatever their events.
 _NEWS_ACTIONS = (Draw, TakePile, Ask, Answer, Discard, Knock, Stop)
 
