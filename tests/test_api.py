@@ -61,3 +61,12 @@ def test_the_front_ends_errors_about_values_join_the_one_error_tree() -> None:
 
     assert issubclass(PlayError, handfoot.HandfootError)
     assert issubclass(KeepingError, handfoot.HandfootError)
+
+
+@pytest.mark.parametrize("module", ["handfoot.actions", "handfoot.events", "handfoot.narrate",
+                                    "handfoot.rules"])
+def test_the_examples_in_the_docstrings_run(module: str) -> None:
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

@@ -259,7 +259,13 @@ def parse_part(text: str) -> Part:
 
 
 def parse_action(text: str) -> Action:
-    """Read the text form of an action (the inverse of ``action.text``)."""
+    """Read the text form of an action (the inverse of ``action.text``).
+
+    >>> parse_action("lay K K K 2, 4 4 4").text
+    'lay K K K 2, 4 4 4'
+    >>> parse_action("discard 10")
+    parse_action('discard 10')
+    """
     words = text.strip().split(maxsplit=1)
     if not words:
         raise ActionSyntaxError("empty action")

@@ -80,7 +80,14 @@ def describe(event: Event, names: Sequence[str] | None = None, you: int = -1,
 
     ``names``: what to call each seat (default "seat N"); ``you``: the seat addressed as
     "You", whose verbs take the second person; ``subject=False``: leave out who acted (the
-    verb stays in the third person)."""
+    verb stays in the third person).
+
+    >>> from handfoot.events import Discarded, Drew
+    >>> describe(Drew(seat=1, drawn=2), ["Ann", "Bob"], you=1)
+    'You draw 2 cards'
+    >>> describe(Discarded(seat=0, card=9), ["Ann", "Bob"], you=1)
+    'Ann discards K'
+    """
     second = event.seat == you and you >= 0 and subject
     who = seat_name(event.seat, names, you)
 

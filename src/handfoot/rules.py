@@ -319,7 +319,15 @@ class Rules:
         return rules
 
     def replace(self, **overrides: Any) -> Rules:
-        """A copy with some settings changed, given in mapping form, and validated again."""
+        """A copy with some settings changed, given in mapping form, and validated again.
+
+        >>> from handfoot.presets import preset
+        >>> preset("hand-and-foot").replace(pile_take="whole").to_mapping()["pile_take"]
+        'whole'
+        >>> preset("hand-and-foot").replace(pile_tak="whole")
+        Traceback (most recent call last):
+        handfoot.rules.RulesError: rules: pile_tak: unknown setting (did you mean 'pile_take'?)
+        """
         data = self.to_mapping()
         data.update(overrides)
         return Rules.from_mapping(data)
