@@ -150,3 +150,18 @@ def test_the_page_ships_with_the_package() -> None:
     files = [p.relative_to(package).as_posix() for p in (package / "server" / "static").rglob("*")
              if p.is_file()]
     assert files and all(any(fnmatch.fnmatch(f, pat) for pat in patterns) for f in files), files
+
+
+def test_the_pages_close_codes_are_the_servers() -> None:
+    """net.js names the close codes it acts on; each has the server's number (protocol.py)."""
+    import re
+    from pathlib import Path
+
+    from handfoot.server import protocol
+
+    js = (Path(protocol.__file__).parent / "static" / "js" / "net.js").read_text()
+    named = dict(re.findall(r"export const (CLOSE_\w+) = (\d+);", js))
+    assert named, "net.js names no close codes"
+    for name, code in named.items():
+        assert getattr(protocol, name) == int(code), name
+    assert not re.search(r"e\.code === \d", js), "a close code written as a bare number"

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("handfoot.server")
 
 SEND_QUEUE = 1024  # messages waiting to be written before the client counts as gone
-CLOSE_BEHIND = 4003
 
 
 class Bucket:
@@ -67,7 +66,7 @@ class Connection:
         try:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.close(CLOSE_BEHIND, "too far behind reading; reconnect")
+            self.close(p.CLOSE_BEHIND, "too far behind reading; reconnect")
 
     def send_error(self, err: p.ProtocolError) -> None:
         self.send(dumps(error(err.code, err.message, err.reply_to, **err.extra)))

@@ -32,6 +32,7 @@ LOG_LINES = 200  # lines of the log in a state message
 CLOSE_NO_HELLO = 4000
 CLOSE_REPLACED = 4001
 CLOSE_PROTOCOL = 4002
+CLOSE_BEHIND = 4003  # a reader too slow for its messages: reconnect and catch up
 CLOSE_UNKNOWN_TABLE = 4004
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009

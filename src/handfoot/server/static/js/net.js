@@ -3,6 +3,12 @@
 
 export const PROTOCOL = 1;
 
+// Close codes the server ends a connection with (server/protocol.py; a test keeps them equal).
+export const CLOSE_REPLACED = 4001; // the seat was taken on another page: do not come back
+export const CLOSE_PROTOCOL = 4002; // this page speaks a protocol the server does not
+export const CLOSE_BEHIND = 4003; // too far behind reading: reconnect and catch up
+export const CLOSE_UNKNOWN_TABLE = 4004; // no such table
+
 export class Connection {
   constructor(table, { onMessage, onStatus, hello }) {
     this.table = table;
@@ -68,14 +74,14 @@ export class Connection {
       for (const resolve of this.waiting.values()) resolve({ type: "error", code: "closed",
         message: "the connection dropped before the server answered" });
       this.waiting.clear();
-      if (e.code === 4001) {
+      if (e.code === CLOSE_REPLACED) {
         this.closedForGood = true;
         this.status("replaced");
         return;
       }
-      if (e.code === 4004 || e.code === 4002) {
+      if (e.code === CLOSE_UNKNOWN_TABLE || e.code === CLOSE_PROTOCOL) {
         this.closedForGood = true;
-        this.status(e.code === 4004 ? "no-table" : "protocol");
+        this.status(e.code === CLOSE_UNKNOWN_TABLE ? "no-table" : "protocol");
         return;
       }
       if (!this.closedForGood) this.retry();
