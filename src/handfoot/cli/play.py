@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     app.run()
     session = app.session  # a new game may have followed the first
     if session.save_path is not None and session.save_error is None:
-        verb = "replay it with: handfoot replay" if session.game.over \
+        verb = "replay it with: handfoot replay" if session.over \
             else "carry on with: handfoot play --resume"
         print(f"handfoot: game record saved to {session.save_path}")
         print(f"handfoot: {verb} {session.save_path}")
