@@ -274,6 +274,9 @@ class PlayApp(App[None]):
         self.refresh_table()
         self._say(f"{self.session.intro} ? shows the keys, t the whole table.")
         self.session.listen(self._news)
+        if not self.session.steps_bots:
+            # A seat hold's countdown ticks on the status line.
+            self.set_interval(1.0, self._tick)
         if self.session.unseen_results():
             self._show_results()
         else:
@@ -446,6 +449,10 @@ class PlayApp(App[None]):
             self._say(f"{s.names[v.turn]} asks you: may I go out? Press y or n.")
 
     # ------------------------------------------------------------------ a remote table
+    def _tick(self) -> None:
+        if self.session.notes():
+            self.refresh_table()
+
     def _news(self, news: News) -> None:
         """What a remote table says after the fact: a new view, a refusal, a hint, a line
         about the connection, or what happened while the connection was down."""

@@ -441,8 +441,18 @@ def stage_lines(s: Table, width: int) -> list[str]:
                      + f"{slot_token(p.slot)}: {meld_text(p.slot, p.naturals, p.twos, p.jokers)}")
                  for i, p in enumerate(s.staged)]
         tail = bit(f"= {s.staged_points()} pts (Enter lays down, Esc clears)")
-        lines += wrap(bit("To lay:"), [*parts, tail], width)
+        check = s.staged_check()
+        verdict = []
+        if check is not None and check.refusal is not None:
+            # The engine's answer as the cards are staged (a web table asks its server).
+            verdict = [bit("✗", "b red"), *map(bit, _refusal_words(check.refusal).split(" "))]
+        lines += wrap(bit("To lay:"), [*parts, tail, *verdict], width)
     return lines
+
+
+def _refusal_words(refusal: tuple[str, str]) -> str:
+    clause, reason = refusal
+    return f"{reason} (rule {clause})" if clause else reason
 
 
 # ---------------------------------------------------------------------- keys
