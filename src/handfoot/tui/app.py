@@ -432,7 +432,8 @@ class PlayApp(App[None]):
                 self._show_results()
             elif s.over:
                 where = f" Saved to {s.save_path}." if s.save_path else ""
-                self._say(f"{render.winner_plain(s)}.{where} n: new game, Ctrl+Q: quit.",
+                again = " n: new game," if s.offers_new_game else ""
+                self._say(f"{render.winner_plain(s)}.{where}{again} Ctrl+Q: quit.",
                           "Game over:", "b")
             else:
                 self._say(f"Round {s.view().round_no} begins.")
