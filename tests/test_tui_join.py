@@ -385,8 +385,15 @@ def test_a_round_at_a_real_server_with_a_browser_partner(tmp_path: Path) -> None
                 if "turn" not in shots:
                     shots.add("turn")
                     svg(app, "join-turn-80x24")
-                await my_move(pilot, app, table, bot)
+                hand = table.view().hand
+                done = await my_move(pilot, app, table, bot)
                 mine += 1
+                if done.startswith(("meld", "add")) and table.can_undo and "undo" not in shots:
+                    # The server's undo takes the lay-down back; the bot plays it again.
+                    shots.add("undo")
+                    await press(pilot, "u")
+                    await until(pilot, lambda h=hand: table.view().hand == h  # type: ignore[misc]
+                                and table.log.lines[-1] == "(undone)", lambda: screen_text(app))
             # The round's breakdown box, then the final scores.
             await until(pilot, lambda: isinstance(app.screen, ResultScreen)
                         and "Round 1 over" in screen_text(app), lambda: screen_text(app))
@@ -399,6 +406,7 @@ def test_a_round_at_a_real_server_with_a_browser_partner(tmp_path: Path) -> None
             await until(pilot, lambda: "Game over" in screen_text(app), lambda: screen_text(app))
             svg(app, "join-over-120x40")
             assert dropped, "the connection was never dropped"
+            assert "undo" in shots, "nothing was ever laid down to take back"
 
         run_app(make, (80, 24), body)
         assert "asker" in asked and "answerer" in asked and asked["asker"] != asked["answerer"]
