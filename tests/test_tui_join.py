@@ -357,6 +357,8 @@ def test_a_round_at_a_real_server_with_a_browser_partner(tmp_path: Path) -> None
                 if isinstance(app.screen, TextScreen):
                     if "missed" not in shots and app.screen.title_text == "While you were away":
                         shots.add("missed")
+                        await until(pilot, lambda: "While you were away" in screen_text(app),
+                                    lambda: "the box is not drawn")
                         svg(app, "join-away-80x24")
                         assert "Bob" in app.screen.text or "Heuristic" in app.screen.text
                     await press(pilot, "escape")
@@ -420,7 +422,8 @@ def test_a_round_at_a_real_server_with_a_browser_partner(tmp_path: Path) -> None
         assert partner.moves > 0
         # A table that ended: taking the seat back shows the final scores.
         async def back() -> RemoteTable:
-            client = await TableClient.connect(made["websocket"], seat_token=tokens[0])
+            client = await TableClient.connect(made["websocket"], seat_token=tokens[0],
+                                               host_token=made["host_token"])
             return RemoteTable(client, await client.until("state", timeout=30))
 
         async def final(pilot: Pilot[None], app: PlayApp, table: RemoteTable) -> None:
@@ -428,7 +431,14 @@ def test_a_round_at_a_real_server_with_a_browser_partner(tmp_path: Path) -> None
                         lambda: screen_text(app))
             await press(pilot, "enter")
             await until(pilot, lambda: "Game over" in screen_text(app), lambda: screen_text(app))
+            assert "n: new game" in screen_text(app)  # the host's
             svg(app, "join-ended-80x24")
+            # The host's n is a rematch: the same seats, a new deal.
+            await press(pilot, "n")
+            await until(pilot, lambda: not table.over and "a new deal" in screen_text(app),
+                        lambda: screen_text(app))
+            fits(screen_text(app))
+            svg(app, "join-rematch-80x24")
 
         run_app(back, (80, 24), final)
     finally:

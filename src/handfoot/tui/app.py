@@ -450,6 +450,10 @@ class PlayApp(App[None]):
             self._say(f"{s.names[v.turn]} asks you: may I go out? Press y or n.")
 
     # ------------------------------------------------------------------ a remote table
+    def _log_to_end(self, _: None = None) -> None:
+        # The log was filled while a box covered it: its end is where it is laid out now.
+        self.call_after_refresh(self._part("#log", VerticalScroll).scroll_end, animate=False)
+
     def _tick(self) -> None:
         if self.session.notes():
             self.refresh_table()
@@ -464,9 +468,9 @@ class PlayApp(App[None]):
         elif news.kind == "said":
             self._say(news.text)
         elif news.kind == "missed":
-            self.push_screen(TextScreen(escape("\n".join(news.lines) or "nothing: the table "
-                                               "waited for you"),
-                                        title="While you were away", close="Esc: close"))
+            self.push_screen(TextScreen(escape("\n".join(news.lines)),
+                                        title="While you were away", close="Esc: close"),
+                             self._log_to_end)
         else:
             if news.text:
                 self._say(news.text)
@@ -695,6 +699,9 @@ class PlayApp(App[None]):
 
     def action_new_game(self) -> None:
         s = self.session
+        if s.over and not isinstance(s, Session):
+            self._say(s.rematch())  # a web table's next game is its host's to start
+            return
         if not s.over or self.new_game is None or not isinstance(s, Session):
             if not s.over:
                 self._say("A new game starts when this one is over (Ctrl+Q saves and quits).")

@@ -262,7 +262,10 @@ class RemoteTable(Table):
             news = None
         elif kind == "state":
             self._pending = self._pending_action = None  # the state says what became of it
+            game = self._game_no
             self._fresh_state(m)
+            if self._game_no != game:
+                news = News("changed", f"Game {self._game_no} at this table: a new deal.")
             missed, self._missed = self._missed, None
             if missed:
                 self._tell(News("changed"))
@@ -368,6 +371,18 @@ class RemoteTable(Table):
             await self.client.close()
 
     # ------------------------------------------------------------------ the seam
+    @property
+    def offers_new_game(self) -> bool:  # type: ignore[override]
+        return self.client.host  # the host starts a rematch with the same seats
+
+    def rematch(self) -> str:
+        if not self.client.host:
+            return "The game is over: the table's host may start a rematch."
+        if not self.connected:
+            return "not connected: reconnecting to the table…"
+        self._send({"type": "rematch", "id": self.client.next_id()})
+        return "A rematch: the same seats, a new deal…"
+
     def view(self) -> SeatView:
         return self._view
 

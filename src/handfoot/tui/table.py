@@ -213,6 +213,11 @@ class Table(ABC):
         cards are staged; None when it does not (or has not answered yet)."""
         return None
 
+    def rematch(self) -> str:
+        """Ask for the next game at this table (after the last round); what happens, in
+        words.  A local game's next game is the screen's own (``offers_new_game``)."""
+        return "A new game is not this table's to start."
+
     def listen(self, notify: Callable[[News], None]) -> None:  # noqa: B027 (a local table says nothing later)
         """Start telling ``notify`` what the table says after the fact (a remote table)."""
 
