@@ -503,7 +503,8 @@ class PlayApp(App[None]):
                       else "The game is over.")
             return False
         if not self.session.human_to_act:
-            self._say("Wait for your turn (f skips the bots ahead).")
+            self._say("Wait for your turn (f skips the bots ahead)." if self.session.steps_bots
+                      else "Wait for your turn.")
             return False
         return True
 
