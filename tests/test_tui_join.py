@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import threading
 import time
@@ -40,7 +41,7 @@ from handfoot.engine import Game
 from handfoot.server.client import TableClient, http_json
 from handfoot.state import Phase
 from handfoot.tui.app import PlayApp, ResultScreen, TextScreen, screen_text
-from handfoot.tui.remote import RemoteTable
+from handfoot.tui.remote import RemoteTable, wire_event
 from handfoot.views import SeatView, sample_world, view
 from server_helpers import Server, ServerProcess, running_server
 from test_tui import KEY, part_keys
@@ -493,3 +494,23 @@ async def drop_until_moved(table: RemoteTable, base: str, name: str) -> int:
     client.reconnect = later  # type: ignore[method-assign]
     table.drop()
     return version + 1
+
+
+def test_the_wire_events_read_back_as_the_engines() -> None:
+    """Every event the server sends reads back as the engine's own value (so the screen's log
+    and highlights at a web table are built as for a local game), or as its words."""
+    from handfoot.bots import make_bot
+    from handfoot.presets import preset
+    from handfoot.server.words import event_mapping
+
+    game = Game.new(preset("hand-knee-foot", 4), seed=5)
+    bots = [make_bot("heuristic", seed=s) for s in range(4)]
+    names = ["Ann", "Bob", "Cy", "Di"]
+    seen: set[str] = set()
+    while not game.results:  # a round: every kind of event a round has
+        actor = game.actor
+        for e in game.apply(bots[actor].choose(view(game, actor), game.legal_actions())):
+            back = wire_event(json.loads(json.dumps(event_mapping(e, names))))
+            assert back == e or (isinstance(back, str) and back), (e, back)
+            seen.add(e.name)
+    assert {"deal", "turn", "draw", "meld", "discard", "canasta", "pick_up"} <= seen, seen
