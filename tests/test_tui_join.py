@@ -466,6 +466,20 @@ def test_a_round_at_a_real_server_with_a_browser_partner(tmp_path: Path) -> None
                         lambda: screen_text(app))
             fits(screen_text(app))
             svg(app, "join-rematch-80x24")
+            # The partner closes the browser: on their move the status line counts the seat
+            # hold down for everyone.
+            assert partner is not None
+            partner.stop.set()
+            await asyncio.to_thread(partner.join, 30)
+            bot = HeuristicBot(seed=4)
+            deadline = time.monotonic() + 120
+            while "is away: a bot plays for them in" not in screen_text(app):
+                assert time.monotonic() < deadline, screen_text(app)
+                if table.human_to_act:
+                    await my_move(pilot, app, table, bot)
+                await pilot.pause(0.05)
+            fits(screen_text(app))
+            svg(app, "join-hold-80x24")
 
         run_app(back, (80, 24), final)
     finally:
