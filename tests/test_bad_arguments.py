@@ -175,6 +175,8 @@ serve --db postgresql://nobody@127.0.0.1:1/none --export t
 serve --export nosuch --db {dir}/t.sqlite3
 play --join nope
 play --join http://127.0.0.1:1/t/abc
+play --join http://127.0.0.1:1/t/abc --plain
+play --plain
 """
 
 

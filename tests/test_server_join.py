@@ -83,7 +83,7 @@ def choose(legal_line: str) -> str:
 def test_a_terminal_player_at_a_web_table(server: Server, tmp_path: Path) -> None:
     made = server.create(rules={"preset": "hand-and-foot", "set": {"rounds": 1}},
                          options={"bot_pace": 0, "hints": True})
-    term = Terminal(["--join", made["invite"], "--name", "Tess", "--seat", "0",
+    term = Terminal(["--join", made["invite"], "--plain", "--name", "Tess", "--seat", "0",
                      "--host-token", made["host_token"]], tmp_path)
     try:
         term.until("handfoot: seated at")
@@ -119,7 +119,7 @@ def test_a_terminal_player_at_a_web_table(server: Server, tmp_path: Path) -> Non
                              " AND driver = 'person'", (made["table"],)).fetchone()
     assert mine >= 10, "\n".join(term.seen[-60:])
     # The seat token was kept: the same command without a seat takes seat 0 back.
-    again = Terminal(["--join", made["invite"]], tmp_path)
+    again = Terminal(["--join", made["invite"], "--plain"], tmp_path)
     try:
         again.until("handfoot: back at")
         assert (tmp_path / "handfoot" / "seats.json").stat().st_mode & 0o077 == 0
@@ -132,7 +132,7 @@ def test_join_refuses_what_is_not_an_invite(capsys: pytest.CaptureFixture[str]) 
         parse_invite("not a url")
     invite = parse_invite("https://cards.example.org/hf/t/abc123")
     assert invite.websocket == "wss://cards.example.org/hf/ws/abc123"
-    assert cli(["play", "--join", "http://x"]) == 2
+    assert cli(["play", "--join", "http://x", "--plain"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("handfoot: error:") and "invite link" in err
 

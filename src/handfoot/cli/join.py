@@ -1,4 +1,4 @@
-"""``handfoot play --join INVITE_URL``: a terminal player at a web table, in plain lines.
+"""``handfoot play --join INVITE_URL --plain``: a terminal player at a web table, in plain lines.
 
 A second client of the web table's protocol (docs/PROTOCOL.md), beside the browser: the log
 scrolls by in words, and when it is your move the table, your hand and the engine's legal
@@ -245,7 +245,10 @@ def _unescape(text: str) -> str:
     return html.unescape(text)
 
 
-async def session(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
+async def connect(args: argparse.Namespace) -> tuple[TableClient, str]:
+    """Connect to the invite's table with the kept seat token (or ``--token``), and the host
+    token if given; the table's key for the kept tokens.  A token the table no longer knows
+    (the seat was given up) is dropped: the connection is made without it."""
     try:
         invite = parse_invite(args.join)
     except ClientError as err:
@@ -257,33 +260,50 @@ async def session(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
                                            host_token=args.host_token)
     except ClientError as err:
         if token and "bad_token" in str(err):
-            client = await TableClient.connect(invite.websocket, host_token=args.host_token)
+            try:
+                client = await TableClient.connect(invite.websocket,
+                                                   host_token=args.host_token)
+            except ClientError as again:
+                raise UserError(str(again)) from None
         else:
             raise UserError(str(err)) from None
     except TimeoutError:
         raise UserError(f"{invite.websocket} did not answer the hello") from None
+    return client, key
+
+
+async def sit(client: TableClient, args: argparse.Namespace, key: str) -> str | None:
+    """Take a seat in the lobby (``--seat``, or the first open one) and keep its token; what
+    to say about it, or None when the game has started without this client."""
+    await client.until("table")
+    table = client.table
+    assert table is not None
+    if table["status"] != "lobby":
+        return None
+    seats = [s["seat"] for s in table["seats"] if s["occupant"] == "open"]
+    seat = args.seat if args.seat is not None else (seats[0] if seats else None)
+    if seat is None:
+        raise UserError("every seat is taken")
+    name = args.name or getpass.getuser() or "player"
+    try:
+        await client.join(seat, name)
+    except ClientError as err:
+        raise UserError(f"cannot join seat {seat}: {err}") from None
+    assert client.seat_token is not None
+    _save_token(key, client.seat_token)
+    return f"handfoot: seated at {key}, seat {seat}, as {name}"
+
+
+async def session(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> int:
+    client, key = await connect(args)
     ui = LineClient(client, out, args.host_token)
     client.on_message = ui.on_message
     if client.seat is None:
-        await client.until("table")
-        table = client.table
-        assert table is not None
-        if table["status"] != "lobby":
+        seated = await sit(client, args, key)
+        if seated is None:
             ui.say("the game has started without you: watching (quit to leave)")
         else:
-            seats = [s["seat"] for s in table["seats"] if s["occupant"] == "open"]
-            seat = args.seat if args.seat is not None else (seats[0] if seats else None)
-            if seat is None:
-                raise UserError("every seat is taken")
-            name = args.name or getpass.getuser() or "player"
-            try:
-                await client.join(seat, name)
-            except ClientError as err:
-                raise UserError(f"cannot join seat {seat}: {err}") from None
-            assert client.seat_token is not None
-            _save_token(key, client.seat_token)
-            ui.say(f"handfoot: seated at {key}, seat {seat}, as {name}; "
-                   "help lists the commands")
+            ui.say(f"{seated}; help lists the commands")
     else:
         ui.say(f"handfoot: back at {key}, seat {client.seat}")
     ui.maybe_prompt()

@@ -53,9 +53,13 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--pace", type=float, default=0.6, metavar="SECONDS",
                         help="seconds between the bots' moves (default: 0.6; f skips ahead)")
     web = parser.add_argument_group(
-        "a web table", "sit at a table served by handfoot serve, in plain lines of text")
+        "a web table", "sit at a table served by handfoot serve: the same game on screen, "
+        "or in plain lines of text with --plain")
     web.add_argument("--join", metavar="INVITE_URL", default=None,
                      help="the table's invite link (http://HOST:PORT/t/TABLE)")
+    web.add_argument("--plain", action="store_true",
+                     help="with --join: play in plain lines of text (a prompt and the log), "
+                     "for scripts and screen readers")
     web.add_argument("--name", default=None, help="your name at the table (default: your "
                      "login name)")
     web.add_argument("--seat", type=int, default=None, metavar="N",
@@ -175,9 +179,16 @@ def check_save_path(path: Path) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.join is not None:
-        from . import join
+        if args.plain:
+            from . import join
 
-        return join.run(args)
+            return join.run(args)
+        from . import join_screen
+
+        return join_screen.run(args)
+    if args.plain:
+        raise UserError("--plain is for --join (a web table); the game against bots is on "
+                        "screen only")
     from handfoot.tui.app import PlayApp
 
     session = build_session(args)
@@ -201,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
         hold_save_file(None)
     session = app.session  # a new game may have followed the first
     if session.save_path is not None and session.save_error is None:
-        verb = "replay it with: handfoot replay" if session.game.over \
+        verb = "replay it with: handfoot replay" if session.over \
             else "carry on with: handfoot play --resume"
         print(f"handfoot: game record saved to {session.save_path}")
         print(f"handfoot: {verb} {session.save_path}")

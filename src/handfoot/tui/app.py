@@ -53,6 +53,7 @@ from ..state import Phase
 from . import render
 from .render import escape
 from .session import Session, refusal_text
+from .table import News, Table
 
 W = TypeVar("W", bound=Widget)
 
@@ -261,7 +262,7 @@ class PlayApp(App[None]):
     MIN_WIDTH = 60
     LOG_ROWS = 2  # the log's least: its top border and a line
 
-    def __init__(self, session: Session, pace: float = 0.6,
+    def __init__(self, session: Table, pace: float = 0.6,
                  new_game: Callable[[Session], Session] | None = None) -> None:
         super().__init__()
         self.session = session
@@ -296,10 +297,11 @@ class PlayApp(App[None]):
     def on_mount(self) -> None:
         self._catch_signals()
         self.refresh_table()
-        seed = self.session.game.seed
-        # A record made without a seed (a dealt scenario) fixes its deal instead.
-        dealt = f"Seed {seed}." if seed is not None else "Dealt as recorded (no seed)."
-        self._say(f"{dealt} ? shows the keys, t the whole table.")
+        self._say(f"{self.session.intro} ? shows the keys, t the whole table.")
+        self.session.listen(self._news)
+        if not self.session.steps_bots:
+            # A seat hold's countdown ticks on the status line.
+            self.set_interval(1.0, self._tick)
         if self.session.unseen_results():
             self._show_results()
         else:
@@ -319,7 +321,7 @@ class PlayApp(App[None]):
             "quota": render.quota_lines(s, width),
             "hand": render.hand_lines(s, width),
             "stage": render.stage_lines(s, width),
-            "keys": render.key_hints(s, width, s.game.over),
+            "keys": render.key_hints(s, width, s.over),
         }
         message = self._message_lines(width)
         fixed = sum(len(lines) for lines in parts.values())
@@ -410,7 +412,7 @@ class PlayApp(App[None]):
     # ------------------------------------------------------------------ bots
     def _schedule(self) -> None:
         s = self.session
-        if self._timer is not None or s.human_to_act or s.game.over:
+        if self._timer is not None or s.human_to_act or s.over or not s.steps_bots:
             return
         # Textual's timers need a positive delay.
         delay = 0.01 if self.fast else max(self.pace, 0.01)
@@ -424,7 +426,7 @@ class PlayApp(App[None]):
             self._timer = self.set_timer(0.2, self._bot_tick)
             return
         started = time.monotonic()
-        while not s.human_to_act and not s.game.over:
+        while not s.human_to_act and not s.over:
             events = s.bot_step()
             if any(e.name == "round_end" for e in events):
                 break
@@ -438,8 +440,7 @@ class PlayApp(App[None]):
             return
         if s.human_to_act:
             self.fast = False
-            if s.game.phase is Phase.ANSWER:
-                self._say(f"{s.names[s.game.seat]} asks you: may I go out? Press y or n.")
+            self._prompt_answer()
         self._schedule()
 
     def _show_results(self) -> None:
@@ -454,18 +455,57 @@ class PlayApp(App[None]):
             self.fast = False
             if s.unseen_results():
                 self._show_results()
-            elif s.game.over:
+            elif s.over:
                 where = f" Saved to {s.save_path}." if s.save_path else ""
-                self._say(f"{render.winner_plain(s)}.{where} n: new game, Ctrl+Q: quit.",
+                again = " n: new game," if s.offers_new_game else ""
+                self._say(f"{render.winner_plain(s)}.{where}{again} Ctrl+Q: quit.",
                           "Game over:", "b")
             else:
-                self._say(f"Round {s.game.round_no} begins.")
+                self._say(f"Round {s.view().round_no} begins.")
                 self._schedule()
 
         self.push_screen(ResultScreen(render.round_result_text(s, index),
-                                      title=f"Round {s.game.results[index].round} of "
-                                            f"{s.game.rules.rounds}"),
+                                      title=f"Round {s.view().results[index].round} of "
+                                            f"{s.rules.rounds}"),
                          done)
+
+    def _prompt_answer(self) -> None:
+        s = self.session
+        v = s.view()
+        if s.human_to_act and v.phase is Phase.ANSWER:
+            self._say(f"{s.names[v.turn]} asks you: may I go out? Press y or n.")
+
+    # ------------------------------------------------------------------ a remote table
+    def _log_to_end(self, _: None = None) -> None:
+        # The log was filled while a box covered it: its end is where it is laid out now.
+        self.call_after_refresh(self._part("#log", VerticalScroll).scroll_end, animate=False)
+
+    def _tick(self) -> None:
+        if self.session.notes():
+            self.refresh_table()
+
+    def _news(self, news: News) -> None:
+        """What a remote table says after the fact: a new view, a refusal, a hint, a line
+        about the connection, or what happened while the connection was down."""
+        if news.kind == "refused" and news.refusal is not None:
+            self._refused(news.refusal)
+        elif news.kind == "hint":
+            self._say(news.text, "Hint:", "b")
+        elif news.kind == "said":
+            self._say(news.text)
+        elif news.kind == "missed":
+            self.push_screen(TextScreen(escape("\n".join(news.lines)),
+                                        title="While you were away", close="Esc: close"),
+                             self._log_to_end)
+        else:
+            if news.text:
+                self._say(news.text)
+            else:
+                self.refresh_table()
+            if self.session.unseen_results() and not isinstance(self.screen, ResultScreen):
+                self._show_results()
+            elif news.kind == "changed":
+                self._prompt_answer()
 
     # ------------------------------------------------------------------ the person's moves
     def _act(self, action: Action | None) -> bool:
@@ -484,11 +524,13 @@ class PlayApp(App[None]):
         return True
 
     def _my_move(self) -> bool:
-        if self.session.game.over:
-            self._say("The game is over: n starts a new one.")
+        if self.session.over:
+            self._say("The game is over: n starts a new one." if self.session.offers_new_game
+                      else "The game is over.")
             return False
         if not self.session.human_to_act:
-            self._say("Wait for your turn (f skips the bots ahead).")
+            self._say("Wait for your turn (f skips the bots ahead)." if self.session.steps_bots
+                      else "Wait for your turn.")
             return False
         return True
 
@@ -616,12 +658,12 @@ class PlayApp(App[None]):
 
     def action_no(self) -> None:
         s = self.session
-        if s.game.over:
+        if s.over:
             self.action_new_game()
             return
         if not self._my_move():
             return
-        self._act(Answer(False) if s.game.phase is Phase.ANSWER else s.key_action("knock"))
+        self._act(Answer(False) if s.view().phase is Phase.ANSWER else s.key_action("knock"))
 
     def action_yes(self) -> None:
         if self._my_move():
@@ -636,15 +678,25 @@ class PlayApp(App[None]):
             self._act(self.session.key_action("retract"))
 
     def action_undo(self) -> None:
-        if self.session.undo():
+        done = self.session.undo()
+        if done is None:
+            self._say("Taking back your last step…")
+        elif done:
             self._say("Undone.")
         else:
             self._say("Nothing to undo since you last learned something new.")
 
     def action_hint(self) -> None:
-        self._say(self.session.hint(), "Hint:", "b")
+        if not self.session.hints:
+            self._say("This table gives no hints (its host may allow them).")
+            return
+        text = self.session.hint()
+        self._say(text if text is not None else "asking the table…", "Hint:", "b")
 
     def action_skip(self) -> None:
+        if not self.session.steps_bots:
+            self._say("The table's server plays its bots at the pace its host set.")
+            return
         self.fast = True
         if self._timer is not None:
             self._timer.stop()
@@ -652,6 +704,9 @@ class PlayApp(App[None]):
         self._schedule()
 
     def action_pace(self, step: int) -> None:
+        if not self.session.steps_bots:
+            self._say("The table's server plays its bots at the pace its host set.")
+            return
         self.pace = max(0.0, round(self.pace + 0.2 * step, 1))
         self._say(f"Bot pace: {self.pace:.1f} s a move.")
 
@@ -671,21 +726,25 @@ class PlayApp(App[None]):
 
     def action_new_game(self) -> None:
         s = self.session
-        if not s.game.over or self.new_game is None:
-            if not s.game.over:
+        if s.over and not isinstance(s, Session):
+            self._say(s.rematch())  # a web table's next game is its host's to start
+            return
+        if not s.over or self.new_game is None or not isinstance(s, Session):
+            if not s.over:
                 self._say("A new game starts when this one is over (Ctrl+Q saves and quits).")
             return
         s.autosave()  # the finished game's record, whole
-        self.session = self.new_game(s)
+        fresh = self.session = self.new_game(s)
         self.mode = ""
         self.fast = False
         self._logged = -1
-        where = f" Saving to {self.session.save_path}." if self.session.save_path else ""
-        self._say(f"New game, seed {self.session.game.seed}.{where}")
+        where = f" Saving to {fresh.save_path}." if fresh.save_path else ""
+        self._say(f"New game, seed {fresh.game.seed}.{where}")
         self._schedule()
 
     async def action_quit(self) -> None:
         self.session.autosave()
+        await self.session.close()
         self.exit()
 
     def on_unmount(self) -> None:

@@ -31,7 +31,7 @@ from ..narrate import ending_words, meld_text
 from ..print.explain import decks_words
 from ..scoring import winners
 from ..tables import tables_for
-from .session import Session
+from .table import Table
 from .words import YOU
 
 PHASE_WORDS = {
@@ -132,7 +132,7 @@ def _counted(kind: int, n: int) -> str:
     return KIND_TOKENS[kind] + (f"×{n}" if n > 1 else "")
 
 
-def team_name(s: Session, team: int) -> str:
+def team_name(s: Table, team: int) -> str:
     """``Us`` and ``Them``; a team of one is its player; several opposing teams are told apart
     by number."""
     rules = s.rules
@@ -144,7 +144,7 @@ def team_name(s: Session, team: int) -> str:
 
 
 # ---------------------------------------------------------------------- the top line
-def question_text(s: Session) -> str:
+def question_text(s: Table) -> str:
     """This turn's "may I go out?", for everyone at the table."""
     if s.question is None:
         return ""
@@ -165,13 +165,14 @@ def question_text(s: Session) -> str:
     return text
 
 
-def status_lines(s: Session, width: int) -> list[str]:
+def status_lines(s: Table, width: int) -> list[str]:
     v = s.view()
     rules = v.rules
     about = bit(f"{rules.name}, {decks_words(rules.decks)}", "dim")
-    if s.game.over:
+    if s.over:
         head = [bit("Game over", "b"), bit(winner_plain(s)),
-                bit("n: new game", "b", "app.new_game"), bit("Ctrl+Q: quit")]
+                *([bit("n: new game", "b", "app.new_game")] if s.offers_new_game else []),
+                bit("Ctrl+Q: quit")]
         if sum(b.width + 3 for b in head) + about.width <= width:
             head.append(about)
         return wrap(head[0], head[1:], width, indent=0, sep=" · ")
@@ -181,7 +182,7 @@ def status_lines(s: Session, width: int) -> list[str]:
             bits.append(bit(f"{s.names[v.turn]} asks you: may I go out? y / n", "reverse"))
         else:
             words = PHASE_WORDS.get(v.phase, v.phase)
-            legal = s.game.legal_actions()
+            legal = s.legal()
             if (v.phase == "meld" and not any(isinstance(a, Discard) for a in legal)
                     and any(isinstance(a, Knock) for a in legal)):
                 # After taking the pile where a knock ends the turn (3.6), or holding no card
@@ -193,6 +194,7 @@ def status_lines(s: Session, width: int) -> list[str]:
     question = question_text(s)
     if question and not (v.actor == s.human and v.phase == "answer"):
         bits.append(bit(question, "b"))
+    bits += [bit(note, "b $warning") for note in s.notes()]
     used = sum(b.width + 3 for b in bits)
     if used + about.width <= width:
         bits.append(about)
@@ -200,11 +202,10 @@ def status_lines(s: Session, width: int) -> list[str]:
 
 
 # ---------------------------------------------------------------------- stock and pile
-def pile_state(s: Session) -> tuple[str, str]:
+def pile_state(s: Table) -> tuple[str, str]:
     """Whether the person may take the pile, asked of the engine: ``open`` (their draw, and a
     take is legal), ``closed`` (their draw, refused), ``blocked`` (closed to everyone), or
     ``later-open`` / ``later-closed`` (as things stand, at their draw); with the words."""
-    g = s.game
     refusal = s.pile_status()
     # A three on top, or a wild card where the rules block it, closes the pile to everyone.
     if refusal is not None and (refusal[0] == "4.2" or (
@@ -219,21 +220,20 @@ def pile_state(s: Session) -> tuple[str, str]:
         if takes:
             wild = " or ".join(KIND_TOKENS[a.wild] for a in takes)
             return "open", f"pick {wild}, then p"
-        refusal = g.refusal(TakePile())
-        assert refusal is not None
+        refusal = s.take_refusal() or refusal or ("", "not now")
         return "closed", f"{refusal[1]} (rule {refusal[0]})"
     if refusal is None:
         return "later-open", "you could take it"
     return "later-closed", f"{refusal[1]} (rule {refusal[0]})"
 
 
-def table_lines(s: Session, width: int) -> list[str]:
+def table_lines(s: Table, width: int) -> list[str]:
     v = s.view()
     stock = bit(f"Stock {v.stock_size}", "b", "app.draw")
     if not v.pile:
         return wrap(stock, [bit("Pile empty")], width, indent=2, sep=" · ")
     pile = bit(f"Pile {len(v.pile)}, top {KIND_TOKENS[v.pile[-1]]}", "b", "app.pile")
-    if s.game.over:
+    if s.over:
         return [join([stock, pile], " · ").markup]
     state, words = pile_state(s)
     label = {"open": ("open to you:", "b green"), "closed": ("closed to you:", "b red"),
@@ -245,7 +245,7 @@ def table_lines(s: Session, width: int) -> list[str]:
 
 
 # ---------------------------------------------------------------------- seats
-def seat_lines(s: Session, width: int) -> list[str]:
+def seat_lines(s: Table, width: int) -> list[str]:
     v = s.view()
     packet_names = v.rules.packet_names
     name_w = max(4, *(cell_len(n) for n in s.names))
@@ -272,6 +272,9 @@ def seat_lines(s: Session, width: int) -> list[str]:
         known = [k for k in range(len(info.known)) if info.known[k]] if seat != s.human else []
         if known:
             rest.append(("holds " + " ".join(_counted(k, info.known[k]) for k in known), ""))
+        note = s.seat_note(seat)
+        if note:
+            rest.append((note, "b $warning"))
         if seat != s.human:
             moves = s.last_move(seat)
             if moves:
@@ -283,7 +286,7 @@ def seat_lines(s: Session, width: int) -> list[str]:
 
 
 # ---------------------------------------------------------------------- melds
-def _meld_bits(s: Session, team: int) -> list[Bit]:
+def _meld_bits(s: Table, team: int) -> list[Bit]:
     v = s.view()
     t = tables_for(v.rules)
     info = v.teams[team]
@@ -326,7 +329,7 @@ def _meld_bits(s: Session, team: int) -> list[Bit]:
     return bits or [bit("no melds", "dim")]
 
 
-def _team_columns(s: Session) -> tuple[list[int], int, int, int, str]:
+def _team_columns(s: Table) -> tuple[list[int], int, int, int, str]:
     """The teams in screen order (the person's first) and the widths of the columns."""
     v = s.view()
     rules = v.rules
@@ -338,7 +341,7 @@ def _team_columns(s: Session) -> tuple[list[int], int, int, int, str]:
     return order, name_w, score_w, open_w, who
 
 
-def _team_header(s: Session, width: int, melds: str) -> str:
+def _team_header(s: Table, width: int, melds: str) -> str:
     _, name_w, score_w, open_w, who = _team_columns(s)
     head = f"  {who:<{name_w}} {'Score':>{score_w}}  {'Opening':<{open_w}}  {melds}"
     legend = " · new since your turn"
@@ -348,7 +351,7 @@ def _team_header(s: Session, width: int, melds: str) -> str:
     return f"[dim]{escape(head[:width])}[/]"
 
 
-def team_lines(s: Session, width: int, room: int | None = None) -> list[str]:
+def team_lines(s: Table, width: int, room: int | None = None) -> list[str]:
     """Each team's score, opening and melds, wrapped under the melds column.  With less than
     ``room`` lines for all of that, one line a team, its melds cut where the line ends and
     the header saying so: every team's score and opening stay in sight."""
@@ -382,7 +385,7 @@ def team_lines(s: Session, width: int, room: int | None = None) -> list[str]:
     return lines
 
 
-def quota_lines(s: Session, width: int) -> list[str]:
+def quota_lines(s: Table, width: int) -> list[str]:
     """The going-out quota as a checklist, the person's opening against the minimum until the
     team opens, and the canasta size."""
     v = s.view()
@@ -405,7 +408,7 @@ def quota_lines(s: Session, width: int) -> list[str]:
 
 
 # ---------------------------------------------------------------------- hand and staging
-def hand_lines(s: Session, width: int) -> list[str]:
+def hand_lines(s: Table, width: int) -> list[str]:
     v = s.view()
     hand = v.hand
     names = v.rules.packet_names
@@ -432,7 +435,7 @@ def hand_lines(s: Session, width: int) -> list[str]:
             *wrap(bits[0], bits[1:], width, indent=0, sep="  ")]
 
 
-def stage_lines(s: Session, width: int) -> list[str]:
+def stage_lines(s: Table, width: int) -> list[str]:
     picked = s.picked
     chosen = [bit(KIND_TOKENS[k], "b", f"app.unpick_kind({k})")
               for k in range(len(picked)) for _ in range(picked[k])]
@@ -445,12 +448,22 @@ def stage_lines(s: Session, width: int) -> list[str]:
                      + f"{slot_token(p.slot)}: {meld_text(p.slot, p.naturals, p.twos, p.jokers)}")
                  for i, p in enumerate(s.staged)]
         tail = bit(f"= {s.staged_points()} pts (Enter lays down, Esc clears)")
-        lines += wrap(bit("To lay:"), [*parts, tail], width)
+        check = s.staged_check()
+        verdict = []
+        if check is not None and check.refusal is not None:
+            # The engine's answer as the cards are staged (a web table asks its server).
+            verdict = [bit("✗", "b red"), *map(bit, _refusal_words(check.refusal).split(" "))]
+        lines += wrap(bit("To lay:"), [*parts, tail, *verdict], width)
     return lines
 
 
+def _refusal_words(refusal: tuple[str, str]) -> str:
+    clause, reason = refusal
+    return f"{reason} (rule {clause})" if clause else reason
+
+
 # ---------------------------------------------------------------------- keys
-def key_hints(s: Session, width: int, over: bool) -> list[str]:
+def key_hints(s: Table, width: int, over: bool) -> list[str]:
     """The keys that matter now, clickable; the least needed give way on a narrow screen
     (``?`` lists them all)."""
     def k(key: str, words: str, action: str, rank: int = 0) -> tuple[int, Bit]:
@@ -458,12 +471,13 @@ def key_hints(s: Session, width: int, over: bool) -> list[str]:
                          f"[@click={action}][b]{escape(key)}[/b] {escape(words)}[/]")
 
     if over:
-        hints = [k("n", "new game", "app.new_game"), k("t", "table", "app.table", 1),
-                 k("l", "log", "app.show_log", 2)]
+        hints = [k("n", "new game", "app.new_game")] if s.offers_new_game else []
+        hints += [k("t", "table", "app.table", 1), k("l", "log", "app.show_log", 2)]
     elif not s.human_to_act:
-        hints = [k("f", "skip ahead", "app.skip"), k("+/-", "pace", "app.faster", 3),
-                 k("t", "table", "app.table", 1), k("l", "log", "app.show_log", 3),
-                 k("?", "keys", "app.help", 1)]
+        hints = [k("f", "skip ahead", "app.skip"), k("+/-", "pace", "app.faster", 3)] \
+            if s.steps_bots else []
+        hints += [k("t", "table", "app.table", 1), k("l", "log", "app.show_log", 3),
+                  k("?", "keys", "app.help", 1)]
     else:
         phase = s.view().phase
         legal = s.legal()
@@ -486,8 +500,9 @@ def key_hints(s: Session, width: int, over: bool) -> list[str]:
                 hints.append(k("b", "book of B3", "app.book", 1))
             if s.can_undo:
                 hints.append(k("u", "undo", "app.undo", 2))
-        hints += [k("h", "hint", "app.hint", 2), k("t", "table", "app.table", 1),
-                  k("?", "keys", "app.help", 1)]
+        if s.hints:
+            hints.append(k("h", "hint", "app.hint", 2))
+        hints += [k("t", "table", "app.table", 1), k("?", "keys", "app.help", 1)]
     hints.append(k("^q", "quit", "app.quit"))
     keep: set[int] = set()
     used = -2
@@ -499,15 +514,16 @@ def key_hints(s: Session, width: int, over: bool) -> list[str]:
 
 
 # ---------------------------------------------------------------------- a finished round
-def round_result_text(s: Session, index: int) -> str:
+def round_result_text(s: Table, index: int) -> str:
     """The engine's breakdown of a finished round as a table, a column per team, with the
     running totals (short enough to fit 80x24 with up to six teams)."""
-    result = s.game.results[index]
+    results = s.view().results
+    result = results[index]
     rules = s.rules
     ended = ending_words(result.ended_by, result.went_out, s.names, s.human)
     title = f"[b]Round {result.round} over[/b]: {escape(ended)}, {plural(result.turns, 'turn')}"
     running = [0] * rules.teams
-    for r in s.game.results[: index + 1]:
+    for r in results[: index + 1]:
         for t, row in enumerate(r.teams):
             running[t] += row.total
     me = rules.team_of(s.human)
@@ -547,14 +563,14 @@ def round_result_text(s: Session, index: int) -> str:
         members = " · ".join(f"{team_name(s, t)}: "
                              + ", ".join(s.names[x] for x in rules.seats_of(t)) for t in order)
         lines.append(f"[dim]{escape(members)}[/dim]")
-    if index == len(s.game.results) - 1 and s.game.over:
+    if index == len(results) - 1 and s.over:
         lines.append("")
         lines.append(winner_text(s))
     return "\n".join(lines)
 
 
-def winner_plain(s: Session) -> str:
-    totals = list(s.game.totals)
+def winner_plain(s: Table) -> str:
+    totals = list(s.view().totals)
     best = winners(totals)
     mine = s.rules.team_of(s.human)
     if len(best) > 1:
@@ -567,15 +583,15 @@ def winner_plain(s: Session) -> str:
     return f"{who} with {totals[best[0]]} points"
 
 
-def winner_text(s: Session) -> str:
+def winner_text(s: Table) -> str:
     text = winner_plain(s)
-    best = winners(list(s.game.totals))
+    best = winners(list(s.view().totals))
     colour = "green" if len(best) == 1 and best[0] == s.rules.team_of(s.human) else "red"
     return f"[b {colour}]{escape(text[0].upper() + text[1:])}[/]"
 
 
 # ---------------------------------------------------------------------- the whole table
-def full_table_text(s: Session) -> str:
+def full_table_text(s: Table) -> str:
     """Everything on the table in full, for the table screen (``t``): every seat, every meld
     of every team with its cards, and the scores of every round."""
     v = s.view()

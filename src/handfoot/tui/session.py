@@ -11,57 +11,40 @@ import contextlib
 import os
 import stat
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..actions import (
-    Action,
-    Ask,
-    Draw,
-    Knock,
-    LayDown,
-    Part,
-    Retract,
-    Stop,
-)
+from ..actions import Action, Draw, LayDown, Part, TakePile
 from ..bots import is_bot, make_bot
 from ..bots.base import Bot
 from ..bots.hint import hint
 from ..cards import (
-    BLACK_THREE,
     JOKER,
-    NATURAL_RANKS,
     NUM_KINDS,
-    RED_THREE,
     TWO,
     WILD_SLOT,
     plural,
-    slot_token,
 )
 from ..clauses import CLAUSES
 from ..engine import Game
 from ..errors import HandfootError
 from ..events import (
-    Answered,
-    AskedToGoOut,
-    CanastaFinished,
-    Drew,
     Event,
-    GameEnded,
-    Melded,
     Refusal,
     RoundDealt,
-    RoundEnded,
-    TurnBegan,
 )
-from ..narrate import describe, meld_text, merge_melds
+from ..narrate import describe
 from ..pile import pile_status
 from ..record import Record, record_to_json, replay
 from ..rules import Rules
 from ..tables import tables_for
 from ..undo import teaches
 from ..views import SeatView, view
-from .words import YOU, drawn_text, seat_names
+from .table import Log, Table, add_staged
+from .words import seat_names
+
+__all__ = ["DEFAULT_BOT", "HUMAN_NAME", "Log", "PlayError", "Session", "add_staged",
+           "refusal_text", "write_atomic"]
 
 HUMAN_NAME = "you"
 # The strongest bot a person can wait for: about 60% of rounds against the heuristic
@@ -97,41 +80,6 @@ class _Saved:
     game: Game
     log: int
     staged: list[Part]
-
-
-@dataclass(slots=True)
-class Log:
-    """The running log.  A seat's melds in a row share one line: bots add a card at a time."""
-
-    lines: list[str] = field(default_factory=list)
-    revision: int = 0  # bumped on every change, so the screen knows to redraw
-    _run_seat: int = -1
-    _run: dict[int, list[int]] = field(default_factory=dict)
-
-    def add(self, line: str) -> int:
-        """Add a line; its index."""
-        self.lines.append(line)
-        self.revision += 1
-        self._run_seat = -1
-        return len(self.lines) - 1
-
-    def meld(self, seat: int, name: str, slot: int, counts: list[int]) -> int:
-        """Add a meld to the seat's current line of melds; that line's index."""
-        if self._run_seat != seat:
-            self.lines.append("")
-            self._run_seat, self._run = seat, {}
-        old = self._run.setdefault(slot, [0, 0, 0])
-        for i in range(3):
-            old[i] += counts[i]
-        melds = " · ".join(f"{slot_token(s)}: {meld_text(s, *c)}" for s, c in self._run.items())
-        self.lines[-1] = f"{name} {'meld' if name == YOU else 'melds'} {melds}"
-        self.revision += 1
-        return len(self.lines) - 1
-
-    def truncate(self, n: int) -> None:
-        del self.lines[n:]
-        self.revision += 1
-        self._run_seat = -1
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -176,34 +124,28 @@ def write_atomic(path: Path, text: str) -> None:
 
 def refusal_text(refusal: Refusal) -> str:
     clause, reason = refusal
+    if not clause:  # not the engine's (a remote table's move still on its way)
+        return reason
     title = CLAUSES.get(clause, "")
     return f"{reason} [rule {clause}{': ' + title if title else ''}]"
 
 
-class Session:
+class Session(Table):
+    """A local game: the person's seat, the engine behind it, and bots at the other seats."""
+
+    steps_bots = True
+    offers_new_game = True
+
     def __init__(self, game: Game, names: list[str], human: int, bots: dict[int, Bot],
                  save_path: Path | None = None, description: str = "") -> None:
+        super().__init__(game.rules, seat_names(game.rules, human), human)
         self.game = game
         self.record_names = names  # as the record names the seats: bot levels and "you"
         self.description = description
-        self.human = human
         self.bots = bots
         self.save_path = save_path
-        self.save_error: str | None = None  # why the last save failed, until one succeeds
-        self.names = seat_names(game.rules, human)
-        self.log = Log()
-        self.picked = [0] * NUM_KINDS  # cards chosen but not yet put on a meld
-        self.staged: list[Part] = []  # melds and additions waiting for "lay down"
         self._undo: list[_Saved] = []
         self.shown_results = len(game.results)  # round-end screens already shown
-        # What the table watched happen lately, for the screen's highlights: each seat's
-        # latest turn (its events), the melds other seats changed since the
-        # person's last turn, and this turn's "may I go out?" (asker, asked, answer or None).
-        self.last_events: dict[int, list[Event]] = {}
-        self._new_turn: set[int] = set()  # seats whose turn began, with no move yet
-        self.latest = -1  # the other seat that moved last
-        self.recent: set[tuple[int, int]] = set()
-        self.question: tuple[int, int, bool | None] | None = None
         self._start_log()
 
     # ------------------------------------------------------------------ building
@@ -283,12 +225,12 @@ class Session:
             self._log_minimum()
 
     # ------------------------------------------------------------------ reading
-    @property
-    def rules(self) -> Rules:
-        return self.game.rules
-
     def view(self) -> SeatView:
         return view(self.game, self.human)
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
 
     @property
     def human_to_act(self) -> bool:
@@ -299,6 +241,12 @@ class Session:
     def can_undo(self) -> bool:
         return bool(self._undo)
 
+    @property
+    def intro(self) -> str:
+        seed = self.game.seed
+        # A record made without a seed (a dealt scenario) fixes its deal instead.
+        return f"Seed {seed}." if seed is not None else "Dealt as recorded (no seed)."
+
     def legal(self) -> list[Action]:
         return self.game.legal_actions() if self.human_to_act else []
 
@@ -307,79 +255,19 @@ class Session:
         None when they may."""
         return pile_status(self.game, self.human).refusal
 
+    def take_refusal(self) -> Refusal | None:
+        return self.game.refusal(TakePile())
+
     def hint(self) -> str:
         best = hint(self.game, self.human) if self.human_to_act else None
         if best is None:
             return "nothing to do: it is not your move"
         return f"the heuristic bot would {best.text}"
 
-    # ------------------------------------------------------------------ picking and staging
-    def available(self, kind: int) -> int:
-        """Cards of ``kind`` in hand not yet picked or staged."""
-        hand = self.view().hand
-        used = self.picked[kind]
-        for p in self.staged:
-            if kind == TWO:
-                used += p.twos
-            elif kind == JOKER:
-                used += p.jokers
-            elif p.slot == kind:
-                used += p.naturals
-        return hand[kind] - used
-
-    def pick(self, kind: int) -> str | None:
-        if self.available(kind) <= 0:
-            return "you hold no more of that card"
-        self.picked[kind] += 1
-        return None
-
-    def unpick(self) -> None:
-        """Put back the last kind picked (highest kind first: wild cards before naturals)."""
-        for k in reversed(range(NUM_KINDS)):
-            if self.picked[k]:
-                self.picked[k] -= 1
-                return
-
-    def clear(self) -> None:
-        self.picked = [0] * NUM_KINDS
-        self.staged = []
-
-    def picked_wild_only(self) -> bool:
-        return sum(self.picked) > 0 and not any(self.picked[r] for r in NATURAL_RANKS) \
-            and not self.picked[RED_THREE] and not self.picked[BLACK_THREE]
-
-    def stage(self, slot: int | None = None) -> str | None:
-        """Move the picked cards to the staged lay-down, as a new meld or an addition to the
-        meld of their rank (``slot`` names the meld for wild cards alone)."""
-        p = self.picked
-        if not sum(p):
-            return "pick cards first: press their rank keys (4-9, 0 for 10, j q k a, 2, w)"
-        if p[RED_THREE] or p[BLACK_THREE]:
-            return "threes are never melded"
-        ranks = [r for r in NATURAL_RANKS if p[r]]
-        if len(ranks) > 1:
-            return "one rank per meld: stage each rank on its own"
-        if ranks:
-            if slot is not None and slot != ranks[0]:
-                return "those cards do not match that meld"
-            slot = ranks[0]
-        if slot is None:
-            return "name the meld for the wild cards"
-        n = p[slot] if slot != WILD_SLOT else 0
-        v = self.view()
-        self.staged = add_staged(self.staged, Part(slot, n, p[TWO], p[JOKER]),
-                                 sum(v.teams[self.rules.team_of(self.human)].melds[slot]),
-                                 self.rules.canasta_size)
-        self.picked = [0] * NUM_KINDS
-        return None
-
     def staged_points(self) -> int:
         values = tables_for(self.rules).values
         return sum((p.naturals * values[p.slot] if p.slot != WILD_SLOT else 0)
                    + p.twos * values[TWO] + p.jokers * values[JOKER] for p in self.staged)
-
-    def laydown(self) -> LayDown | None:
-        return LayDown(tuple(self.staged)) if self.staged else None
 
     # ------------------------------------------------------------------ acting
     def act(self, action: Action) -> Refusal | None:
@@ -436,72 +324,6 @@ class Session:
         if any(e.name in ("round_end", "game_end") for e in events):
             self._undo.clear()
 
-    def _log_events(self, events: list[Event], actor: int,
-                    hand_before: tuple[int, ...] | None = None,
-                    hand_after: tuple[int, ...] | None = None) -> None:
-        if actor == self.human and any(isinstance(e, TurnBegan) for e in events):
-            # The person's turn is over: what the others change from now on is new.
-            self.recent.clear()
-        for e in events:
-            self._watch(e)
-            if isinstance(e, Drew) and e.seat == self.human and hand_before is not None:
-                # The person sees their own new cards; the table sees only how many.
-                after = hand_after if hand_after is not None else self.view().hand
-                self.log.add(drawn_text(hand_before, after, e, self.names))
-            elif isinstance(e, Melded):
-                self.log.meld(e.seat, self.names[e.seat], e.slot,
-                              [e.naturals, e.twos, e.jokers])
-            else:
-                line = describe(e, self.names, self.human)
-                if line:
-                    self.log.add(line)
-                if isinstance(e, RoundDealt):
-                    self._log_minimum()
-
-    def _watch(self, e: Event) -> None:
-        """Keep the table's recent happenings that the screen highlights."""
-        if isinstance(e, RoundDealt):
-            self.last_events.clear()
-            self._new_turn.clear()
-            self.recent.clear()
-            self.question = None
-            self.latest = -1
-        elif isinstance(e, TurnBegan):
-            self._new_turn.add(e.seat)
-            self.question = None
-        elif isinstance(e, RoundEnded | GameEnded) or not 0 <= e.seat < self.rules.players:
-            return
-        else:
-            if e.seat in self._new_turn:
-                # The seat's previous turn stays in sight until it makes its first move.
-                self._new_turn.discard(e.seat)
-                self.last_events[e.seat] = []
-            self.last_events.setdefault(e.seat, []).append(e)
-            if e.seat != self.human:
-                self.latest = e.seat
-            if isinstance(e, Melded | CanastaFinished) and e.seat != self.human:
-                self.recent.add((self.rules.team_of(e.seat), e.slot))
-            elif isinstance(e, AskedToGoOut):
-                self.question = (e.seat, e.partner, None)
-            elif isinstance(e, Answered) and self.question is not None:
-                self.question = (self.question[0], self.question[1], e.yes)
-
-    def last_move(self, seat: int) -> list[str]:
-        """The seat's latest turn in words, without its name in front."""
-        out: list[str] = []
-        previous: Event | None = None
-        for e in merge_melds(self.last_events.get(seat, [])):
-            words = describe(e, self.names, self.human, subject=False)
-            if not words:
-                continue
-            if isinstance(e, Melded) and isinstance(previous, Melded) and out:
-                # Melds in a row read as one: "melds 9: 9 · 7: 7 7 2".
-                out[-1] += " · " + words.removeprefix("melds ")
-            else:
-                out.append(words)
-            previous = e
-        return out
-
     def _log_minimum(self) -> None:
         g = self.game
         if not g.over:
@@ -535,48 +357,3 @@ class Session:
             return False
         self.save_error = None
         return True
-
-    def key_action(self, name: str) -> Action | None:
-        """The atomic action a single key stands for, in the current phase."""
-        v = self.view()
-        if name == "draw":
-            return Draw() if v.stock_size else Stop()
-        if name == "knock":
-            return Knock()
-        if name == "retract":
-            return Retract()
-        if name == "ask":
-            return Ask()
-        return None
-
-
-def add_staged(staged: list[Part], part: Part, open_cards: int, size: int) -> list[Part]:
-    """The staged lay-down with ``part`` added: its cards go into the last staged meld of their
-    slot until that holds a canasta's worth (counting the team's open meld of the slot,
-    ``open_cards``, for the first one), and the rest begin another staged meld of the slot.
-
-    This only groups cards, as the web page does: the engine decides whether a later group
-    starts a new meld (the canasta before it closed) or adds to the same one (a canasta that
-    keeps growing), and refuses what no rule allows (5.1, 5.6).  A meld already past a
-    canasta's size takes every card into one group."""
-    out = list(staged)
-    mine = [i for i, p in enumerate(out) if p.slot == part.slot]
-    if mine:
-        at = mine[-1]
-    else:
-        out.append(Part(part.slot, 0, 0, 0))
-        at = len(out) - 1
-    counts = [out[at].naturals, out[at].twos, out[at].jokers]
-    first = len(mine) <= 1
-    room = (part.size if open_cards >= size  # room for every card of the part
-            else size - sum(counts) - (open_cards if first else 0))
-    for key, n in enumerate((part.naturals, part.twos, part.jokers)):
-        for _ in range(n):
-            if room <= 0:
-                out[at] = Part(part.slot, *counts)
-                out.append(Part(part.slot, 0, 0, 0))
-                at, counts, room = len(out) - 1, [0, 0, 0], size
-            counts[key] += 1
-            room -= 1
-    out[at] = Part(part.slot, *counts)
-    return out
