@@ -33,6 +33,7 @@ from .connection import Connection
 from .database import StorageError
 from .drivers import BOTS, BotRunner
 from .keeping import KeepingError, export_json
+from .lessons import ROUTES as LESSON_ROUTES
 from .rules_form import explained, options, presets
 from .seats import bot_levels
 from .stats import Stats
@@ -365,6 +366,7 @@ def create_app(db: str | None = None, public_url: str | None = None,
             Route("/api/tables", host_tables, methods=["GET"]),
             Route("/api/tables/{table}", table_summary),
             Route("/api/tables/{table}/record", table_record),
+            *LESSON_ROUTES,
             WebSocketRoute("/ws/{table}", websocket),
             Mount("/static", Static(directory=STATIC), name="static"),
         ],
