@@ -640,6 +640,7 @@ def describe_lesson(lesson_id: str, rules_name: str | None) -> dict[str, Any]:
     at = ids.index(lesson.id)
     return {
         "id": lesson.id, "title": lesson.title, "rules": rules.name,
+        "asks": _asks(rules), "players": rules.players, "packets": list(rules.packet_names),
         "intro": lesson.intro(rules), "goal": lesson.goal(rules),
         "clauses": clause_texts(rules, lesson.clauses),
         "next": ids[at + 1] if at + 1 < len(ids) else None,
