@@ -35,10 +35,12 @@ from handfoot.actions import (
     TakePile,
     parse_action,
 )
+from handfoot.cards import ACE, TWO
 from handfoot.clauses import CLAUSES
 from handfoot.deal import Deal
 from handfoot.engine import Game
 from handfoot.events import Event
+from handfoot.facts import missing_text
 from handfoot.narrate import describe, result_lines
 from handfoot.presets import PRESET_NAMES, preset
 from handfoot.print.explain import clauses as clause_sentences
@@ -172,7 +174,13 @@ def _minimum(r: Rules, round_no: int = 1) -> int:
 
 
 def _quota(r: Rules) -> str:
-    return ", ".join(f"{n} {kind}" for kind, n in r.quota if n)
+    return missing_text({kind: n for kind, n in r.quota if n})
+
+
+def _aces_and_twos(r: Rules) -> str:
+    ace, two = r.card_values[ACE], r.card_values[TWO]
+    return f"aces and 2s count {ace} each" if ace == two else \
+        f"aces count {ace} each and 2s {two}"
 
 
 def _knee(r: Rules) -> bool:
@@ -362,7 +370,7 @@ LESSONS: tuple[Lesson, ...] = (
             f"{r.naturals_before_wild} natural cards before it may hold one, and never more "
             "wild cards than the rules allow.",
             f"Your team has not melded yet, so this first meld must be worth "
-            f"{_minimum(r)} points: aces are worth {r.card_values[10]}, and so is a 2.",
+            f"{_minimum(r)} points: {_aces_and_twos(r)}.",
         ],
         lambda r: "Draw, then meld your two aces with a wild 2.",
         "the team has no meld with a wild card in it yet",
@@ -374,8 +382,9 @@ LESSONS: tuple[Lesson, ...] = (
         lambda r: [
             f"A meld of {r.canasta_size} cards is a canasta: the heart of the game, worth a "
             "big bonus and needed to go out.",
-            "A canasta with no wild card is clean (natural); one with wild cards is dirty "
-            "(mixed), worth less.",
+            "A canasta with no wild card is clean (natural) and earns "
+            f"{r.canasta_bonus_of('clean'):,}; one with wild cards is dirty (mixed) and "
+            f"earns {r.canasta_bonus_of('dirty'):,}.",
             "Your partner has laid five kings and four queens with a 2: add to them.",
         ],
         lambda r: "Make a clean canasta and a dirty canasta.",
@@ -451,12 +460,13 @@ LESSONS: tuple[Lesson, ...] = (
         "foot", "The foot", ("7.3", "8.3"),
         lambda r: [
             f"You are dealt {len(r.packets)} packets: "
-            + ", ".join(f"a {n}" for n in r.packet_names)
+            + ", ".join(f"a {n}" for n in r.packet_names[:-1]) + f" and a {r.packet_names[-1]}"
             + f". You play the {r.packet_names[0]} first"
             + (", then the knee" if _knee(r) else "") + "; the foot comes last.",
             "When you have played every card of a packet you pick up the next one: at once "
             "after a meld, on your next turn after a discard.",
-            "Your team has opened: meld every card you hold.",
+            "Your partner's canasta brought your knee: draw, then meld every card you hold."
+            if _knee(r) else "Your team has opened: draw, then meld every card you hold.",
         ],
         lambda r: "Meld all your cards and pick up your foot.",
         "you still have cards before your foot",
@@ -480,7 +490,7 @@ LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "going-out", "The going-out quota", ("8.1", "8.2", "8.3"),
         lambda r: [
-            f"To go out, your team needs these canastas: {_quota(r)}.",
+            f"To go out, your team needs {_quota(r)}.",
             "You go out from your foot by melding or discarding your last card; the round "
             "then ends and is scored.",
             "Your team lacks one dirty canasta: make it, then go out"
@@ -497,7 +507,7 @@ LESSONS: tuple[Lesson, ...] = (
             "out?\" first.",
             "A yes " + ("obliges you to go out this turn" if r.permission_yes == "binding"
                         else "lets you go out this turn") + "; a no binds you for the turn.",
-            "Your team has the canastas it needs.",
+            "Your team lacks only a dirty canasta, and you hold its cards.",
         ],
         lambda r: "Ask your partner, then go out.",
         "you did not go out",
