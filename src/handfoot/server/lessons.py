@@ -39,7 +39,7 @@ from handfoot.cards import ACE, TWO
 from handfoot.clauses import CLAUSES
 from handfoot.deal import Deal
 from handfoot.engine import Game
-from handfoot.events import Event
+from handfoot.events import Event, GameEnded
 from handfoot.facts import missing_text
 from handfoot.narrate import describe, result_lines
 from handfoot.presets import PRESET_NAMES, preset
@@ -570,6 +570,14 @@ def clause_texts(rules: Rules, numbers: Sequence[str]) -> list[dict[str, Any]]:
     return out
 
 
+def names(rules: Rules) -> list[str]:
+    """What the lesson calls each seat: the learner is "You" (narrate.py), the others by where
+    they sit, since a newcomer knows no seat numbers."""
+    if rules.players == 4:
+        return ["You", "the player on your left", "your partner", "the player on your right"]
+    return ["You", *(f"player {s + 1}" for s in range(1, rules.players))]
+
+
 def _learner_moves(g: Game) -> bool:
     return not g.over and g.actor == LEARNER and g.seat == LEARNER
 
@@ -617,7 +625,9 @@ def play(lesson_id: str, rules_name: str | None, steps: Sequence[Any]) -> dict[s
         _others(game, lesson, events)
         accepted.append(action.text)
         if last:
-            said = [line for e in events if (line := describe(e, you=LEARNER)) is not None]
+            # The lesson's game ends with its one deal: "game over" would only puzzle.
+            said = [line for e in events if not isinstance(e, GameEnded)
+                    and (line := describe(e, names(rules), you=LEARNER)) is not None]
     history = (game.history or [])[start:]
     reached = lesson.reached(game, history)
     if reached:
@@ -638,7 +648,8 @@ def play(lesson_id: str, rules_name: str | None, steps: Sequence[Any]) -> dict[s
     if status == "missed":
         out["missed"] = f"That is legal, but it doesn't reach the goal: {lesson.miss}."
     if game.results:
-        out["scores"] = result_lines(rules, game.results[-1], you=LEARNER, indent="")
+        out["scores"] = result_lines(rules, game.results[-1], names(rules), you=LEARNER,
+                                     indent="")
     return out
 
 

@@ -37,6 +37,11 @@ function card(token, extra = {}) {
     word ? h("span", { class: "mark", "aria-hidden": "true" }, word) : null);
 }
 
+// The engine's lines about a move, as sentences.
+function sentences(lines) {
+  return lines.map((l) => l.charAt(0).toUpperCase() + l.slice(1) + (/[.!?]$/.test(l) ? "" : ".")).join(" ");
+}
+
 function meldCards(slot, naturals, twos, jokers) {
   const out = [];
   for (let i = 0; i < naturals; i++) out.push(slot);
@@ -128,7 +133,7 @@ class LessonsPage {
     const ranks = RANKS.filter((r) => picked.includes(r));
     const wilds = picked.filter((t) => WILDS.includes(t));
     const others = picked.filter((t) => !RANKS.includes(t) && !WILDS.includes(t));
-    const target = this.wildTarget || (ranks.length ? ranks[0] : "wild");
+    const target = this.target();
     const parts = ranks.map((r) => {
       const cards = picked.filter((t) => t === r);
       return [...cards, ...(r === target ? wilds : [])].join(" ");
@@ -136,6 +141,20 @@ class LessonsPage {
     if (wilds.length && !ranks.includes(target)) parts.push(`${target}: ${wilds.join(" ")}`);
     if (others.length) parts.push(others.join(" ")); // threes: the engine says why not
     return parts.length ? `lay ${parts.join(", ")}` : "";
+  }
+
+  // Where the picked wild cards go: the person's choice while it is still offered, else the
+  // rank picked most (a meld needs its naturals), else the meld of wild cards.
+  target() {
+    const choices = this.wildChoices();
+    if (choices.includes(this.wildTarget)) return this.wildTarget;
+    const picked = this.pickedTokens();
+    const ranks = RANKS.filter((r) => picked.includes(r));
+    let best = "wild";
+    for (const r of ranks) {
+      if (best === "wild" || picked.filter((t) => t === r).length > picked.filter((t) => t === best).length) best = r;
+    }
+    return best;
   }
 
   wildChoices() {
@@ -194,7 +213,7 @@ class LessonsPage {
     if (s.status === "missed") return s.missed;
     if (s.status === "done") return "Goal reached. Well played!";
     if (s.status === "error") return `The server did not answer: ${s.error}`;
-    return s.said && s.said.length ? s.said.join(". ") : "Your move.";
+    return s.said && s.said.length ? sentences(s.said) : "Your move.";
   }
 
   feedback() {
@@ -204,10 +223,10 @@ class LessonsPage {
       kids.push(h("ul", { class: "lesson-rule" }, s.refusal.rule.map((t) => h("li", {}, t))));
     }
     if (s.status === "refused" || s.status === "playing") {
-      if (s.status === "refused" && s.said && s.said.length) kids.push(h("p", {}, s.said.join(". ")));
+      if (s.status === "refused" && s.said && s.said.length) kids.push(h("p", {}, sentences(s.said)));
     }
     if (s.status === "missed" || s.status === "done") {
-      if (s.status === "done" && s.said && s.said.length) kids.unshift(h("p", { class: "said" }, s.said.join(". ")));
+      if (s.status === "done" && s.said && s.said.length) kids.unshift(h("p", { class: "said" }, sentences(s.said)));
       kids.push(h("div", { class: "lesson-buttons" },
         h("button", { type: "button", id: "lesson-retry", onclick: () => this.restart() }, s.status === "done" ? "Play it again" : "Try again"),
         s.status === "done" && this.lesson.next ? h("button", { type: "button", class: "primary", id: "lesson-next",
@@ -288,7 +307,7 @@ class LessonsPage {
     return h("div", { class: "lesson-controls" },
       choices.length > 1 ? h("label", { class: "wild-target" }, "Wild cards go on ",
         h("select", { id: "lesson-wild-target", onchange: (e) => { this.wildTarget = e.target.value; this.render(); } },
-          choices.map((c) => h("option", { value: c, selected: c === (this.wildTarget || choices[0]) }, c === "wild" ? "a meld of wild cards" : `the ${slotName(c)}`)))) : null,
+          choices.map((c) => h("option", { value: c, selected: c === this.target() }, c === "wild" ? "a meld of wild cards" : `the ${slotName(c)}`)))) : null,
       lay ? h("p", { class: "muted", id: "lesson-move" }, `Move: ${lay}`) : null,
       h("div", { class: "lesson-buttons" }, buttons));
   }
