@@ -125,3 +125,25 @@ def test_a_lesson_failed_and_retried_on_a_phone(server: Server, browser: Browser
     assert "Goal reached" in status(page, "done")
     assert "queen" in page.inner_text(".lesson-melds")
     assert errors == []
+
+
+def test_no_serious_accessibility_violations_in_a_lesson(server: Server,
+                                                         browser: Browser) -> None:
+    # axe-core as the test extras' package bundles it; the page's own policy allows no script
+    # from elsewhere, so this page is opened with the policy bypassed.
+    package = pytest.importorskip("axe_playwright_python")
+    page = new_page(browser, DESKTOP, bypass_csp=True)
+    page.goto(f"{server.base}/lessons?rules=hand-and-foot&lesson=melds-wilds")
+    page.wait_for_selector("#lesson-title:has-text('Melds and wild cards')")
+    page.click("#lesson-draw")
+    status(page, "playing")
+    pick(page, "A", "2")
+    page.click("#lesson-lay")
+    assert "rule" in status(page, "refused")
+    page.add_script_tag(path=str(Path(package.__file__).parent / "axe.min.js"))
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+    }""")
+    assert not [v for v in found if v["impact"] in ("serious", "critical")], found

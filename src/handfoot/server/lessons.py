@@ -96,7 +96,8 @@ def _packets(rules: Rules, hand: str, knee: str, foot: str) -> list[str]:
 
 
 def build(rules: Rules, pos: Position) -> Game:
-    """The lesson's game at the learner's first move: the deal, then the prelude."""
+    """The lesson's game at the learner's first move: the deal, then the prelude.  Every
+    preset seats four (rules_for takes a preset as it is), so the deal names four seats."""
     others = _packets(rules, OTHER_HAND, OTHER_PACKET, OTHER_PACKET)
     seats = [_packets(rules, pos.hand, pos.knee, pos.foot), others,
              _packets(rules, *pos.partner),
@@ -113,12 +114,6 @@ def build(rules: Rules, pos: Position) -> Game:
     for text in pos.prelude:
         game.apply(text)
     return game
-
-
-def others_pass(top: str = "6") -> tuple[str, ...]:
-    """Seats 1 to 3 (or 1 and 3, when seat 2's turn is written out) draw and discard: each
-    holds a 6 to discard; ``top`` replaces seat 3's discard (the pile's top card after)."""
-    return ("draw", "discard 6", "draw", "discard 6", "draw", f"discard {top}")
 
 
 def seat_turns(partner: Sequence[str], top: str = "6") -> tuple[str, ...]:
@@ -336,9 +331,6 @@ def _out_position(r: Rules) -> Position:
         prelude_draws="9 9 " + "8 " * 14,
         prelude=(*my_turn, "draw", "discard 6", *partner_turn, "draw", "discard 6"),
     )
-
-
-GOING_OUT = ("8.1", "8.2", "8.3", "10.6")
 
 
 def _out_solution(r: Rules) -> list[str]:
