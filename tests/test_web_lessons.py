@@ -118,6 +118,9 @@ def test_a_lesson_failed_and_retried_on_a_phone(server: Server, browser: Browser
     assert page.locator("#lesson-draw").is_disabled()
     page.evaluate("document.getElementById('lesson-goal').scrollIntoView()")
     shot(page, "lesson-phone-missed")
+    # Stuck: the page shows a way that works (the lesson's solution, in its buttons' names).
+    page.locator("#lesson-show").tap()
+    assert page.inner_text("#lesson-way li") == "Take the pile"
     # Tried again: the queen pair takes the pile.
     page.locator("#lesson-retry").tap()
     status(page, "playing")

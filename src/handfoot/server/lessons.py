@@ -657,6 +657,8 @@ def describe_lesson(lesson_id: str, rules_name: str | None) -> dict[str, Any]:
         "intro": lesson.intro(rules), "goal": lesson.goal(rules),
         "clauses": clause_texts(rules, lesson.clauses),
         "next": ids[at + 1] if at + 1 < len(ids) else None,
+        # A line the tests prove reaches the goal, for "Show me a way" (as action texts).
+        "solution": lesson.solution(rules),
         "start": play(lesson.id, rules.name, []),
     }
 

@@ -42,6 +42,15 @@ function sentences(lines) {
   return lines.map((l) => l.charAt(0).toUpperCase() + l.slice(1) + (/[.!?]$/.test(l) ? "" : ".")).join(" ");
 }
 
+// An action's text as the buttons of this page name it ("lay K K K" is "Meld K K K").
+function moveWords(text) {
+  const [verb, ...rest] = text.split(" ");
+  const cards = rest.join(" ");
+  const words = { draw: "Draw", "take-pile": "Take the pile", lay: "Meld", discard: "Discard",
+    ask: "Ask partner", knock: "Knock" };
+  return `${words[verb] || verb}${cards ? ` ${cards}` : ""}`;
+}
+
 function meldCards(slot, naturals, twos, jokers) {
   const out = [];
   for (let i = 0; i < naturals; i++) out.push(slot);
@@ -62,6 +71,7 @@ class LessonsPage {
     this.picked = []; // indices into the hand's cards
     this.wildTarget = "";
     this.busy = false;
+    this.shown = false; // "Show me a way" opened
   }
 
   async start() {
@@ -84,6 +94,7 @@ class LessonsPage {
     this.state = this.lesson.start;
     this.picked = [];
     this.wildTarget = "";
+    this.shown = false;
     const url = `/lessons?rules=${encodeURIComponent(this.rules)}&lesson=${encodeURIComponent(this.lessonId)}`;
     history.replaceState(null, "", url);
     document.title = `${this.lesson.title} - Lessons - handfoot`;
@@ -304,12 +315,17 @@ class LessonsPage {
     if (s.legal.includes("knock")) buttons.push(h("button", { type: "button", id: "lesson-knock", disabled: off, onclick: () => this.send("knock") }, "Knock"));
     if (s.legal.includes("retract")) buttons.push(h("button", { type: "button", id: "lesson-retract", disabled: off, onclick: () => this.send("retract") }, "Take back"));
     buttons.push(h("button", { type: "button", id: "lesson-restart", class: "link", onclick: () => this.restart() }, "Start again"));
+    buttons.push(h("button", { type: "button", id: "lesson-show", class: "link", "aria-expanded": this.shown ? "true" : "false",
+      onclick: () => { this.shown = !this.shown; this.render(); } }, this.shown ? "Hide the way" : "Show me a way"));
     return h("div", { class: "lesson-controls" },
       choices.length > 1 ? h("label", { class: "wild-target" }, "Wild cards go on ",
         h("select", { id: "lesson-wild-target", onchange: (e) => { this.wildTarget = e.target.value; this.render(); } },
           choices.map((c) => h("option", { value: c, selected: c === this.target() }, c === "wild" ? "a meld of wild cards" : `the ${slotName(c)}`)))) : null,
       lay ? h("p", { class: "muted", id: "lesson-move" }, `Move: ${lay}`) : null,
-      h("div", { class: "lesson-buttons" }, buttons));
+      h("div", { class: "lesson-buttons" }, buttons),
+      this.shown ? h("div", { class: "lesson-way", id: "lesson-way" },
+        h("p", {}, "One way to reach the goal, move by move:"),
+        h("ol", {}, this.lesson.solution.map((a) => h("li", {}, moveWords(a))))) : null);
   }
 
   practice() {
