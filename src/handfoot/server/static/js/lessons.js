@@ -145,6 +145,7 @@ class LessonsPage {
     const wilds = picked.filter((t) => WILDS.includes(t));
     const others = picked.filter((t) => !RANKS.includes(t) && !WILDS.includes(t));
     const target = this.target();
+    if (wilds.length && !target) return "";
     const parts = ranks.map((r) => {
       const cards = picked.filter((t) => t === r);
       return [...cards, ...(r === target ? wilds : [])].join(" ");
@@ -154,18 +155,17 @@ class LessonsPage {
     return parts.length ? `lay ${parts.join(", ")}` : "";
   }
 
-  // Where the picked wild cards go: the person's choice while it is still offered, else the
-  // rank picked most (a meld needs its naturals), else the meld of wild cards.
+  // Where the picked wild cards go: the person's choice while it is still offered; the one
+  // rank picked; the meld of wild cards when nothing else is open; otherwise the person must
+  // say ("" until they do), since the page does not guess what they mean.
   target() {
     const choices = this.wildChoices();
     if (choices.includes(this.wildTarget)) return this.wildTarget;
     const picked = this.pickedTokens();
     const ranks = RANKS.filter((r) => picked.includes(r));
-    let best = "wild";
-    for (const r of ranks) {
-      if (best === "wild" || picked.filter((t) => t === r).length > picked.filter((t) => t === best).length) best = r;
-    }
-    return best;
+    if (ranks.length === 1) return ranks[0];
+    if (choices.length === 1) return choices[0];
+    return "";
   }
 
   wildChoices() {
@@ -307,7 +307,7 @@ class LessonsPage {
       h("button", { type: "button", id: "lesson-draw", disabled: off, onclick: () => this.send(s.legal.includes("stop") ? "stop" : "draw") }, "Draw"),
       h("button", { type: "button", id: "lesson-take", disabled: off, onclick: () => this.send("take-pile") }, "Take the pile"),
       h("button", { type: "button", id: "lesson-lay", disabled: off || !lay, onclick: () => this.send(lay) },
-        picked.length ? `Meld ${plural(picked.length, "card")}` : "Meld (pick cards)"),
+        !picked.length ? "Meld (pick cards)" : lay ? `Meld ${plural(picked.length, "card")}` : "Meld (say where the wild cards go)"),
       h("button", { type: "button", id: "lesson-discard", disabled: off || picked.length !== 1,
         onclick: () => this.send(`discard ${picked[0]}`) }, picked.length === 1 ? `Discard ${cardName(picked[0])}` : "Discard (pick one)"),
     ];
@@ -320,6 +320,7 @@ class LessonsPage {
     return h("div", { class: "lesson-controls" },
       choices.length > 1 ? h("label", { class: "wild-target" }, "Wild cards go on ",
         h("select", { id: "lesson-wild-target", onchange: (e) => { this.wildTarget = e.target.value; this.render(); } },
+          this.target() ? null : h("option", { value: "", selected: true }, "choose a meld"),
           choices.map((c) => h("option", { value: c, selected: c === this.target() }, c === "wild" ? "a meld of wild cards" : `the ${slotName(c)}`)))) : null,
       lay ? h("p", { class: "muted", id: "lesson-move" }, `Move: ${lay}`) : null,
       h("div", { class: "lesson-buttons" }, buttons),
