@@ -15,7 +15,9 @@ import pytest
 
 from handfoot.presets import PRESET_NAMES, preset
 from handfoot.print.explain import clauses
+from handfoot.record import Record, load_record, record_to_json, replay
 from handfoot.server import lessons as L
+from handfoot.views import view
 from server_helpers import Server, running_server
 
 CASES = [(name, lesson.id) for name in PRESET_NAMES for lesson in L.LESSONS
@@ -61,6 +63,24 @@ def test_the_known_solution_reaches_the_goal(name: str, lesson_id: str) -> None:
     start = L.play(lesson_id, name, [])
     assert start["status"] == "playing" and start["legal"]
     assert start["view"]["seat"] == 0 and start["view"]["actor"] == 0
+
+
+@pytest.mark.parametrize(("name", "lesson_id"), CASES)
+def test_every_position_and_solution_is_a_scenario_record_replay_accepts(
+        name: str, lesson_id: str) -> None:
+    # A lesson is a scenario record (docs/RECORD-FORMAT.md): its deal, the prelude and the
+    # solution written as one and read back are checked by replay as `handfoot replay` does.
+    rules = preset(name)
+    lesson = L.BY_ID[lesson_id]
+    game = L.build(rules, lesson.position(rules))
+    for text in lesson.solution(rules):
+        game.apply(text)
+        while game.phase.value == "answer":
+            game.apply("answer yes")
+    text = record_to_json(Record.from_game(game, description=lesson.title))
+    result = replay(load_record(text))
+    assert result.ok, (result.illegal, result.mismatches)
+    assert view(result.game, 0) == view(game, 0)
 
 
 @pytest.mark.parametrize(("name", "lesson_id"), CASES)
