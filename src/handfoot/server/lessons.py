@@ -236,7 +236,12 @@ def _took_pile(g: Game, steps: list[Played]) -> bool:
 
 # -- 6 red threes
 def _red_position(r: Rules) -> Position:
-    return Position(hand="K Q 9 8 6 R3", foot="9 10 J", draw="R3 J")
+    """The dealt red three is laid at once (2.4) and, where the rules replace it, replaced by
+    the stock's top card (the 4), so the learner's draw brings the second red three (3.3)."""
+    if r.red_threes != "bonus":
+        return Position(hand="K Q 9 8 6 R3", foot="9 10 J", draw="J 4")
+    first = "4 " if r.red_three_replacement != "never" else ""
+    return Position(hand="K Q 9 8 6 R3", foot="9 10 J", draw=f"{first}R3 J")
 
 
 def _red_reached(g: Game, steps: list[Played]) -> bool:
