@@ -41,7 +41,7 @@ from handfoot.deal import Deal
 from handfoot.engine import Game
 from handfoot.events import Event, GameEnded
 from handfoot.facts import missing_text
-from handfoot.narrate import describe, result_lines
+from handfoot.narrate import describe, merge_melds, result_lines
 from handfoot.presets import PRESET_NAMES, preset
 from handfoot.print.explain import clauses as clause_sentences
 from handfoot.rules import Rules
@@ -623,7 +623,7 @@ def play(lesson_id: str, rules_name: str | None, steps: Sequence[Any]) -> dict[s
         accepted.append(action.text)
         if last:
             # The lesson's game ends with its one deal: "game over" would only puzzle.
-            said = [line for e in events if not isinstance(e, GameEnded)
+            said = [line for e in merge_melds(events) if not isinstance(e, GameEnded)
                     and (line := describe(e, names(rules), you=LEARNER)) is not None]
     history = (game.history or [])[start:]
     reached = lesson.reached(game, history)
