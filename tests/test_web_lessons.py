@@ -7,7 +7,7 @@ with bots.  Screenshots go to tests/screenshots/ (docs/WEB.md shows two of them)
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,10 +47,19 @@ def new_page(browser: Browser, viewport: dict[str, int], **options: Any) -> Page
     return browser.new_context(viewport=viewport, **options).new_page()
 
 
-def status(page: Page, want: str) -> str:
-    """Wait until the server's answer shows as ``want`` (playing, refused, missed, done)."""
-    box = page.wait_for_selector(f"#lesson-feedback.is-{want}")
-    assert box is not None
+def answers(page: Page) -> str:
+    return page.get_attribute("#lesson-feedback", "data-answers") or ""
+
+
+def answer(page: Page, press: Callable[[], None], want: str) -> str:
+    """Press a control, wait for the page to show the server's next answer, and check it is
+    ``want`` (playing, refused, missed, done); its words."""
+    before = answers(page)
+    press()
+    page.wait_for_function("(n) => { const f = document.getElementById('lesson-feedback');"
+                           " return f && f.dataset.answers !== n; }", arg=before)
+    box = page.locator("#lesson-feedback")
+    assert f"is-{want}" in (box.get_attribute("class") or ""), box.inner_text()
     return box.inner_text()
 
 
@@ -74,12 +83,10 @@ def test_a_whole_lesson_completed_from_the_first_page(server: Server, browser: B
     page.wait_for_selector("#lesson-title:has-text('The opening minimum')")
     assert "90" in page.inner_text("#lesson-goal")
     assert "6.1 The opening minimum" in page.inner_text(".lesson-rules")
-    page.click("#lesson-draw")
-    assert "You draw" in status(page, "playing")
+    assert "You draw" in answer(page, lambda: page.click("#lesson-draw"), "playing")
     pick(page, "K", "K", "K", "A", "A", "A", "5", "5", "5")
     assert page.inner_text("#lesson-move") == "Move: lay 5 5 5, K K K, A A A"
-    page.click("#lesson-lay")
-    assert "Goal reached" in status(page, "done")
+    assert "Goal reached" in answer(page, lambda: page.click("#lesson-lay"), "done")
     assert page.locator(".lesson-melds .lesson-meld").count() == 3
     assert page.locator(".lesson-list a[data-lesson='opening'] .tick").count() == 1
     shot(page, "lesson-done")
@@ -105,15 +112,12 @@ def test_a_lesson_failed_and_retried_on_a_phone(server: Server, browser: Browser
     page.wait_for_selector("#lesson-title:has-text('Taking the pile')")
     # A discard before drawing: the engine's refusal, with its rule, in the game's words.
     pick(page, "Q", tap=True)
-    page.locator("#lesson-discard").tap()
-    text = status(page, "refused")
+    text = answer(page, lambda: page.locator("#lesson-discard").tap(), "refused")
     assert "draw before you discard" in text and "rule 3.5" in text
     # A legal line that misses the goal: drawing instead of taking the pile.
-    page.locator("#lesson-draw").tap()
-    status(page, "playing")
+    answer(page, lambda: page.locator("#lesson-draw").tap(), "playing")
     pick(page, "4", tap=True)
-    page.locator("#lesson-discard").tap()
-    text = status(page, "missed")
+    text = answer(page, lambda: page.locator("#lesson-discard").tap(), "missed")
     assert "That is legal, but it doesn't reach the goal" in text
     assert page.locator("#lesson-draw").is_disabled()
     page.evaluate("document.getElementById('lesson-goal').scrollIntoView()")
@@ -122,10 +126,8 @@ def test_a_lesson_failed_and_retried_on_a_phone(server: Server, browser: Browser
     page.locator("#lesson-show").tap()
     assert page.inner_text("#lesson-way li") == "Take the pile"
     # Tried again: the queen pair takes the pile.
-    page.locator("#lesson-retry").tap()
-    status(page, "playing")
-    page.locator("#lesson-take").tap()
-    assert "Goal reached" in status(page, "done")
+    answer(page, lambda: page.locator("#lesson-retry").tap(), "playing")
+    assert "Goal reached" in answer(page, lambda: page.locator("#lesson-take").tap(), "done")
     assert "queen" in page.inner_text(".lesson-melds")
     assert errors == []
 
@@ -138,11 +140,9 @@ def test_no_serious_accessibility_violations_in_a_lesson(server: Server,
     page = new_page(browser, DESKTOP, bypass_csp=True)
     page.goto(f"{server.base}/lessons?rules=hand-and-foot&lesson=melds-wilds")
     page.wait_for_selector("#lesson-title:has-text('Melds and wild cards')")
-    page.click("#lesson-draw")
-    status(page, "playing")
+    answer(page, lambda: page.click("#lesson-draw"), "playing")
     pick(page, "A", "2")
-    page.click("#lesson-lay")
-    assert "rule" in status(page, "refused")
+    assert "rule" in answer(page, lambda: page.click("#lesson-lay"), "refused")
     page.add_script_tag(path=str(Path(package.__file__).parent / "axe.min.js"))
     found = page.evaluate("""async () => {
         const r = await axe.run(document, {resultTypes: ['violations']});

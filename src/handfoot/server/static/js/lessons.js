@@ -72,6 +72,7 @@ class LessonsPage {
     this.wildTarget = "";
     this.busy = false;
     this.shown = false; // "Show me a way" opened
+    this.answers = 0; // answers shown so far (tests wait for the next one)
   }
 
   async start() {
@@ -109,11 +110,13 @@ class LessonsPage {
     try {
       const out = await postJSON(`/api/lessons/${encodeURIComponent(this.lessonId)}`, { rules: this.rules, actions });
       this.state = out;
+      this.answers += 1;
       if (out.status !== "refused") this.picked = [];
       if (out.status === "done") markDone(`${this.rules}/${this.lessonId}`);
       announce(this.feedbackText());
     } catch (err) {
       this.state = { ...this.state, status: "error", error: err.message };
+      this.answers += 1;
     }
     this.busy = false;
     this.render();
@@ -124,6 +127,7 @@ class LessonsPage {
   restart() {
     this.state = this.lesson.start;
     this.picked = [];
+    this.answers += 1;
     this.render();
     announce("Started again.");
   }
@@ -244,7 +248,7 @@ class LessonsPage {
           onclick: () => { this.lessonId = this.lesson.next; this.loadLesson(); } }, "Next lesson") : null));
     }
     if (s.scores) kids.push(h("pre", { class: "lesson-scores", "aria-label": "The round's score sheet" }, s.scores.join("\n")));
-    return h("div", { class: `lesson-feedback is-${s.status}`, id: "lesson-feedback", role: "status", "aria-live": "polite" }, kids);
+    return h("div", { class: `lesson-feedback is-${s.status}`, id: "lesson-feedback", role: "status", "aria-live": "polite", dataset: { answers: String(this.answers) } }, kids);
   }
 
   table() {
