@@ -54,8 +54,8 @@ PARTNER = 2
 MAX_STEPS = 40  # actions a lesson request may carry (a lesson's solution takes under ten)
 MAX_ACTION = 200  # characters of one action's text
 
-# Cards the other seats hold and the stock holds where a lesson does not care: low singles
-# and pairs that start no meld with the lesson's cards.
+# Cards the other seats hold and the stock holds where a lesson does not care: singles
+# that start no meld with the lesson's cards.
 OTHER_HAND = "9 10 J 6"
 OTHER_PACKET = "9 10 J"
 STOCK_FILLER = "9 10 J 4 6 9 10 J 4 6 9 10 J 4 6 9 10 J 4 6 9 10 J 4"

@@ -245,7 +245,9 @@ class LessonsPage {
       kids.push(h("div", { class: "lesson-buttons" },
         h("button", { type: "button", id: "lesson-retry", onclick: () => this.restart() }, s.status === "done" ? "Play it again" : "Try again"),
         s.status === "done" && this.lesson.next ? h("button", { type: "button", class: "primary", id: "lesson-next",
-          onclick: () => { this.lessonId = this.lesson.next; this.loadLesson(); } }, "Next lesson") : null));
+          onclick: () => { this.lessonId = this.lesson.next; this.loadLesson(); } }, "Next lesson") : null,
+        // Every lesson ends with a real deal to practise on.
+        s.status === "done" ? h("a", { href: "#practice-h", id: "lesson-practice" }, "Now practise against bots") : null));
     }
     if (s.scores) kids.push(h("pre", { class: "lesson-scores", "aria-label": "The round's score sheet" }, s.scores.join("\n")));
     return h("div", { class: `lesson-feedback is-${s.status}`, id: "lesson-feedback", role: "status", "aria-live": "polite", dataset: { answers: String(this.answers) } }, kids);
