@@ -28,12 +28,12 @@ from handfoot import __version__
 from handfoot.presets import PRESET_NAMES, house_rules, rules_from_text
 from handfoot.rules import Rules, RulesError
 
+from . import lessons
 from . import protocol as p
 from .connection import Connection
 from .database import StorageError
 from .drivers import BOTS, BotRunner
 from .keeping import KeepingError, export_json
-from .lessons import ROUTES as LESSON_ROUTES
 from .rules_form import explained, options, presets
 from .seats import bot_levels
 from .stats import Stats
@@ -358,6 +358,7 @@ def create_app(db: str | None = None, public_url: str | None = None,
         routes=[
             Route("/", home),
             Route("/t/{table}", table_page),
+            *lessons.ROUTES,
             Route("/api/info", info),
             Route("/api/rules", rules_form),
             Route("/api/rules/explain", explain_rules, methods=["POST"]),
@@ -366,7 +367,6 @@ def create_app(db: str | None = None, public_url: str | None = None,
             Route("/api/tables", host_tables, methods=["GET"]),
             Route("/api/tables/{table}", table_summary),
             Route("/api/tables/{table}/record", table_record),
-            *LESSON_ROUTES,
             WebSocketRoute("/ws/{table}", websocket),
             Mount("/static", Static(directory=STATIC), name="static"),
         ],

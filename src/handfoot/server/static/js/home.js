@@ -147,9 +147,9 @@ export async function homePage(root) {
   const mine = h("div", { id: "my-tables" });
 
   fill(root, h("div", { class: "home" },
-    h("p", { class: "notice" }, "New to Hand and Foot? ", h("a", { href: "/lessons", id: "lessons-link" }, "Learn it in short lessons"), ", played on real deals."),
     h("section", { class: "panel" },
       h("h2", {}, "Start a table"),
+      h("p", { class: "notice" }, "New to Hand and Foot? ", h("a", { href: "/lessons", id: "lessons-link" }, "Learn it in short lessons"), ", played on real deals."),
       h("form", { id: "create-form", onsubmit: create, novalidate: true },
         h("div", { class: "field" }, h("label", { for: "my-name" }, "Your name"), nameInput),
         h("div", { class: "field" }, h("label", { for: "table-name" }, "Table name (optional)"), tableName),

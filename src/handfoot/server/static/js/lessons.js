@@ -340,13 +340,14 @@ class LessonsPage {
     const go = async () => {
       status.textContent = "Setting the table…";
       const name = store.playerName() || "Learner";
-      const body = { name: "Practice", rules: { preset: this.rules, set: { rounds: 1 } }, bots: "heuristic" };
+      const body = { name: "Practice", rules: { preset: this.rules, set: { rounds: 1 } }, bots: "heuristic",
+        options: { hints: true } };
       const host = store.hostToken();
       if (host) body.host_token = host;
       try {
         const made = await postJSON("/api/tables", body);
         store.saveHostToken(made.host_token);
-        store.saveTableKeys(made.table, { host_token: made.host_token, pending: { seat: 0, name } });
+        store.saveTableKeys(made.table, { host_token: made.host_token, pending: { seat: 0, name, start: true } });
         location.assign(`/t/${made.table}`);
       } catch (err) {
         status.textContent = `The table was not made: ${err.message}`;
