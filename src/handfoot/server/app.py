@@ -28,6 +28,7 @@ from handfoot import __version__
 from handfoot.presets import PRESET_NAMES, house_rules, rules_from_text
 from handfoot.rules import Rules, RulesError
 
+from . import lessons
 from . import protocol as p
 from .connection import Connection
 from .database import StorageError
@@ -369,6 +370,7 @@ def create_app(db: str | None = None, public_url: str | None = None,
         routes=[
             Route("/", home),
             Route("/t/{table}", table_page),
+            *lessons.ROUTES,
             Route("/api/info", info),
             Route("/api/rules", rules_form),
             Route("/api/rules/explain", explain_rules, methods=["POST"]),

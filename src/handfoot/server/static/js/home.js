@@ -202,6 +202,7 @@ export async function homePage(root) {
         playStatus)),
     h("section", { class: "panel" },
       h("h2", {}, "Start a table"),
+      h("p", { class: "notice" }, "New to Hand and Foot? ", h("a", { href: "/lessons", id: "lessons-link" }, "Learn it in short lessons"), ", played on real deals."),
       h("form", { id: "create-form", onsubmit: create, novalidate: true },
         h("div", { class: "field" }, h("label", { for: "my-name" }, "Your name"), nameInput),
         h("div", { class: "field" }, h("label", { for: "table-name" }, "Table name (optional)"), tableName),
