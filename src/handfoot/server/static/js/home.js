@@ -12,7 +12,11 @@ export async function homePage(root) {
   fill(byId("where"), "Start a table");
   const form = await getJSON("/api/rules");
   const choice = { preset: form.presets[0].name, players: form.presets[0].players, team_size: null, set: {} };
-  const last = store.lastRules();
+  // A link such as /?play=now&rules=hand-knee-foot (the lessons' "Play now") names the rules
+  // Play now uses this time, without changing the rules remembered from the person's tables.
+  const params = new URLSearchParams(location.search);
+  const linked = form.presets.find((p) => p.name === params.get("rules"));
+  const last = linked ? { preset: linked.name, players: linked.players, set: {} } : store.lastRules();
   if (last && form.presets.some((p) => p.name === last.preset)) {
     choice.preset = last.preset;
     choice.players = last.players || form.presets.find((p) => p.name === last.preset).players;
@@ -125,7 +129,8 @@ export async function homePage(root) {
   }
   const lastPreset = last && form.presets.find((p) => p.name === last.preset);
   const playPlayers = (last && last.players) || (lastPreset || form.presets[0]).players;
-  const playRules = last ? `${last.preset}${last.set && Object.keys(last.set).length ? " with your house rules" : ""} (your last rules)`
+  const playRules = linked ? `${linked.name}: ${linked.source}`
+    : last ? `${last.preset}${last.set && Object.keys(last.set).length ? " with your house rules" : ""} (your last rules)`
     : `${form.presets[0].name}: ${form.presets[0].source}`;
 
   const presetSelect = h("select", { id: "preset", onchange: (e) => {
