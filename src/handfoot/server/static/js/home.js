@@ -6,6 +6,7 @@ import { h, fill, byId } from "./dom.js";
 import { getJSON, postJSON } from "./api.js";
 import { rulesEditor, rulesInWords } from "./rules_editor.js";
 import * as store from "./store.js";
+import { playWithBots } from "./seated.js";
 
 export async function homePage(root) {
   document.title = "Start a table - handfoot";
@@ -115,14 +116,9 @@ export async function homePage(root) {
       name: "", rules, bots: Array(players).fill("heuristic"),
       options: { ...options, hints: true },
     };
-    const host = store.hostToken();
-    if (host) body.host_token = host;
     playStatus.textContent = "Dealing…";
     try {
-      const made = await postJSON("/api/tables", body);
-      store.saveHostToken(made.host_token);
-      store.saveTableKeys(made.table, { host_token: made.host_token, pending: { seat: 0, name, start: true } });
-      location.assign(`/t/${made.table}`);
+      await playWithBots(body, name);
     } catch (err) {
       playStatus.textContent = `The table was not made: ${err.message}`;
     }

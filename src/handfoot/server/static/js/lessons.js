@@ -7,6 +7,7 @@ import { h, fill, byId, announce, plural } from "./dom.js";
 import { getJSON, postJSON } from "./api.js";
 import { RANKS, WILDS, cardName, face, mark, cardClass, counts, tokens, slotName } from "./cards.js";
 import * as store from "./store.js";
+import { playWithBots } from "./seated.js";
 
 const DONE_KEY = "handfoot.lessons.done";
 
@@ -342,13 +343,8 @@ class LessonsPage {
       const name = store.playerName() || "Learner";
       const body = { name: "Practice", rules: { preset: this.rules, set: { rounds: 1 } }, bots: "heuristic",
         options: { hints: true } };
-      const host = store.hostToken();
-      if (host) body.host_token = host;
       try {
-        const made = await postJSON("/api/tables", body);
-        store.saveHostToken(made.host_token);
-        store.saveTableKeys(made.table, { host_token: made.host_token, pending: { seat: 0, name, start: true } });
-        location.assign(`/t/${made.table}`);
+        await playWithBots(body, name);
       } catch (err) {
         status.textContent = `The table was not made: ${err.message}`;
       }
