@@ -1,0 +1,236 @@
+"""The table's first screen on each device the issue names (phones, tablets, desktops): at a
+table with bots that has started, and late in a six-player knee-game round, the hand's cards,
+the pile, the players and both teams' melds all lie within the first screen, without
+scrolling.  Also the first load's weight (every file from this server, under 200 KB) and the
+screenshots docs/WEB.md shows (scripts/web-doc-images makes them small).
+
+The late round is reached on the server: the heuristic bot plays every seat, the person's too,
+through the table's own ``_apply`` (as the table's bots do), until the round is well along and
+it is the person's turn to draw; then the page shows what any client would."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+from handfoot.bots.heuristic import HeuristicBot  # noqa: E402
+from handfoot.server.seats import BOT  # noqa: E402
+from handfoot.state import Phase  # noqa: E402
+from handfoot.views import SeatView, view  # noqa: E402
+from server_helpers import Server, running_server  # noqa: E402
+from web_helpers import join_table, launch, pin_deal, shot, start, watch_errors  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
+                                reason="Debian's chromium is not installed")
+
+VIEWPORTS = {
+    "phone": {"width": 390, "height": 844},
+    "small-phone": {"width": 360, "height": 640},
+    "tablet": {"width": 768, "height": 1024},
+    "tablet-landscape": {"width": 1024, "height": 768},
+    "desktop": {"width": 1280, "height": 800},
+    "wide": {"width": 1920, "height": 1080},
+}
+# What must be on the first screen: the hand's cards, the pile, the players, each team.
+LATE = 60  # turns into a six-player knee round, at most (or a team has 4 canastas)
+REGIONS = {
+    "hand cards": "#play-area .hand button.card",
+    "pile": "#play-area .centre .pile",
+    "players": "#play-area .seats li.seat",
+    "teams": "#play-area .teams section.team",
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = tmp_path_factory.mktemp("layout") / "tables.sqlite3"
+    with running_server(str(db)) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        b = launch(pw)
+        yield b
+        b.close()
+
+
+def bot_table(browser: Browser, server: Server, viewport: dict[str, int],
+              preset: str = "hand-and-foot", players: int = 4, pace: float = 0.0,
+              rounds: int | None = None,
+              **context: Any) -> tuple[Page, str]:
+    """A table whose other seats are bots, created through the API, the page sitting at seat
+    0 as its host, started.  (Independent of the home page's own buttons.)"""
+    rules: dict[str, Any] = {"preset": preset, "players": players}
+    if rounds:
+        rules["set"] = {"rounds": rounds}
+    made = server.create(rules=rules, bots="heuristic",
+                         options={"bot_pace": pace, "seat_hold": 600, "hints": True})
+    page = browser.new_context(viewport=viewport, **context).new_page()
+    page.goto(f"{server.base}/")
+    page.evaluate("([t, h]) => localStorage.setItem('handfoot.table.' + t,"
+                  " JSON.stringify({host_token: h}))", [made["table"], made["host_token"]])
+    join_table(page, made["invite"], "Ann", 0)
+    start(page)
+    return page, made["table"]
+
+
+def fast_forward(server: Server, table_id: str, seat: int, turns: int | None) -> bool:
+    """Every seat played by the heuristic bot, on the server, until the round has had
+    ``turns`` turns and ``seat`` is to draw (``None``: until the round ends).  True if the
+    round is still the one it was."""
+    table = server.hall.tables[table_id]
+
+    async def run() -> bool:
+        async with table.lock:
+            g = table.keeper.game
+            bots = {s: HeuristicBot(seed=s) for s in range(len(table.seats))}
+            round_no = g.round_no
+            for _ in range(5000):
+                if g.over or g.round_no != round_no:
+                    return False
+                if turns is not None and g.actor == seat and g.phase is Phase.DRAW and (
+                        g.turns >= turns or late(view(g, seat))):
+                    return True
+                actor = g.actor
+                action = bots[actor].choose(view(g, actor), g.legal_actions())
+                # Played as a bot's move, so nobody's undo reaches back into it.
+                await table._apply(actor, action, BOT)
+            return True
+
+    return asyncio.run_coroutine_threadsafe(run(), server.hall.loop).result(120)
+
+
+def late(seen: SeatView) -> bool:
+    """Late in a knee-game round: a team has most of the canastas it needs to go out."""
+    return max(len(t.closed) for t in seen.teams) >= 4
+
+
+def wait_my_draw(page: Page, timeout: float = 60_000) -> None:
+    page.wait_for_function(
+        "() => { const g = window.handfoot.game; return g.view && g.legal.includes('draw'); }",
+        timeout=timeout)
+
+
+def settle(page: Page) -> None:
+    """No card in flight (the motion of the last moves is over), from the top of the page."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_function("() => !document.querySelector('.flying')")
+
+
+def outside_first_screen(page: Page) -> dict[str, list[Any]]:
+    """For each region, the boxes that do not lie within the first screen (scrolled to top)."""
+    settle(page)
+    out: dict[str, list[Any]] = {}
+    size = page.viewport_size
+    assert size is not None
+    for name, selector in REGIONS.items():
+        found = page.locator(selector)
+        boxes = [found.nth(i).bounding_box() for i in range(found.count())]
+        assert boxes, f"no {name} on the page"
+        bad = [b for b in boxes if b is None or b["x"] < -0.5 or b["y"] < -0.5
+               or b["x"] + b["width"] > size["width"] + 0.5
+               or b["y"] + b["height"] > size["height"] + 0.5]
+        if bad:
+            out[name] = bad
+    return out
+
+
+def named_regions(page: Page) -> None:
+    """The regions assistive technology finds by name, as before the new layout."""
+    assert page.get_by_role("region", name="hand").count() >= 1
+    assert page.get_by_role("region", name="pile").count() >= 1
+    assert page.get_by_role("region", name="players").count() >= 1
+    assert page.get_by_role("region", name="team").count() >= 2
+
+
+def test_a_phone_holds_the_whole_table_on_its_first_screen(server: Server,
+                                                            browser: Browser) -> None:
+    # The fast check of the set: one viewport, the start of a round.
+    page, _ = bot_table(browser, server, VIEWPORTS["phone"], has_touch=True, is_mobile=True)
+    errors = watch_errors(page)
+    wait_my_draw(page)
+    assert outside_first_screen(page) == {}
+    named_regions(page)
+    # No keyboard help on a touch screen; the cards are drawn, not images.
+    assert not page.locator("#help-button").is_visible()
+    assert page.locator("img").count() == 0
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(VIEWPORTS))
+def test_every_screen_shows_the_table_at_the_start_and_late_in_a_six_player_knee_round(
+        server: Server, browser: Browser, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    pin_deal(monkeypatch, 20261202)  # the same deals (and bots' play) for every screen
+    viewport = VIEWPORTS[name]
+    touch = viewport["width"] < 800
+    page, _ = bot_table(browser, server, viewport, has_touch=touch, is_mobile=touch)
+    errors = watch_errors(page)
+    wait_my_draw(page)
+    settle(page)
+    shot(page, f"layout-{name}-start")
+    assert outside_first_screen(page) == {}, "start"
+    page.context.close()
+
+    page, table = bot_table(browser, server, viewport, preset="hand-knee-foot", players=6,
+                            has_touch=touch, is_mobile=touch)
+    wait_my_draw(page)
+    assert fast_forward(server, table, 0, LATE), "the round ended before it was late"
+    version = server.hall.tables[table].version
+    page.wait_for_function(f"() => window.handfoot.game.conn.version >= {version}")
+    wait_my_draw(page)
+    melds = page.locator("#play-area .team .meld").count()
+    assert melds >= 10, f"only {melds} melds: not late enough in the round"
+    settle(page)
+    shot(page, f"layout-{name}-late")
+    assert outside_first_screen(page) == {}, "late in a six-player knee round"
+    named_regions(page)
+    # The round played out: its breakdown, over the table.
+    fast_forward(server, table, 0, None)
+    page.wait_for_selector("#result-dialog[open]")
+    page.wait_for_timeout(400)  # the dialog's own opening, for the picture only
+    shot(page, f"layout-{name}-end")
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.slow
+def test_the_first_load_is_small_and_from_this_server_only(server: Server,
+                                                           browser: Browser) -> None:
+    context = browser.new_context(viewport=VIEWPORTS["phone"])
+    page = context.new_page()
+    responses: list[Any] = []
+    outside: list[str] = []
+    page.on("response", responses.append)
+    page.on("request", lambda r: None if r.url.startswith((server.base, "data:"))
+            else outside.append(r.url))
+    page.goto(f"{server.base}/")
+    page.wait_for_selector("#rules-status.ok")
+    page.wait_for_load_state("networkidle")
+    # What crossed the wire: each response's body as sent (compressed if it was) and headers.
+    sizes = {}
+    for r in responses:
+        if not r.url.startswith(server.base):
+            outside.append(r.url)
+            continue
+        s = r.request.sizes()
+        sizes[r.url[len(server.base):]] = s["responseBodySize"] + s["responseHeadersSize"]
+    total = sum(sizes.values())
+    (Path(__file__).parent / "screenshots").mkdir(exist_ok=True)
+    (Path(__file__).parent / "screenshots" / "first-load.json").write_text(
+        json.dumps({"total": total, "files": sizes}, indent=1))
+    assert not outside, outside
+    assert total < 200_000, total
+    context.close()
