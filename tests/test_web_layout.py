@@ -143,6 +143,15 @@ def outside_first_screen(page: Page) -> dict[str, list[Any]]:
                or b["y"] + b["height"] > size["height"] + 0.5]
         if bad:
             out[name] = bad
+    # Nothing lies over the hand's cards (the moves' bar sticks to the bottom of a phone).
+    covered = page.eval_on_selector_all(REGIONS["hand cards"], """els => els.filter(e => {
+        const r = e.getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + Math.min(r.width / 2, 12),
+                                             r.top + r.height / 2);
+        return !at || at.closest('button.card') !== e;
+    }).map(e => e.getAttribute('aria-label'))""")
+    if covered:
+        out["hand cards covered"] = covered
     return out
 
 

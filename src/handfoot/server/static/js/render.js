@@ -102,10 +102,10 @@ function turnLine(g) {
 // One short line: the round, the turn, the opening minimum and the game's score so far.
 function roundLine(g) {
   const v = g.view;
-  const parts = [h("span", {}, `Round ${v.round} of ${v.rounds}`), h("span", {}, `turn ${v.turns}`)];
+  const parts = [h("span", {}, `Round ${v.round}`, h("span", { class: "of" }, ` of ${v.rounds}`)), h("span", {}, `turn ${v.turns}`)];
   if (g.seat !== null) {
     const info = v.teams[g.team(g.seat)];
-    parts.push(h("span", {}, info.opened ? "your team is down" : `to open: ${info.minimum}`));
+    parts.push(h("span", { class: "opening" }, info.opened ? "your team is down" : `to open: ${info.minimum}`));
   }
   const n = v.teams.length;
   const first = g.seat === null ? 0 : g.team(g.seat);
