@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +67,7 @@ def browser() -> Iterator[Browser]:
 
 def bot_table(browser: Browser, server: Server, viewport: dict[str, int],
               preset: str = "hand-and-foot", players: int = 4, pace: float = 0.0,
-              rounds: int | None = None,
+              rounds: int | None = None, before_start: Callable[[Page], None] | None = None,
               **context: Any) -> tuple[Page, str]:
     """A table whose other seats are bots, created through the API, the page sitting at seat
     0 as its host, started.  (Independent of the home page's own buttons.)"""
@@ -81,6 +81,8 @@ def bot_table(browser: Browser, server: Server, viewport: dict[str, int],
     page.evaluate("([t, h]) => localStorage.setItem('handfoot.table.' + t,"
                   " JSON.stringify({host_token: h}))", [made["table"], made["host_token"]])
     join_table(page, made["invite"], "Ann", 0)
+    if before_start is not None:
+        before_start(page)
     start(page)
     return page, made["table"]
 
@@ -222,7 +224,7 @@ def test_the_first_load_is_small_and_from_this_server_only(server: Server,
     page = context.new_page()
     responses: list[Any] = []
     outside: list[str] = []
-    page.on("response", responses.append)
+    page.on("response", lambda r: responses.append(r))
     page.on("request", lambda r: None if r.url.startswith((server.base, "data:"))
             else outside.append(r.url))
     page.goto(f"{server.base}/")
@@ -243,3 +245,43 @@ def test_the_first_load_is_small_and_from_this_server_only(server: Server,
     assert not outside, outside
     assert total < 200_000, total
     context.close()
+
+
+@pytest.mark.slow
+def test_no_serious_accessibility_violations_on_the_new_table(server: Server,
+                                                              browser: Browser) -> None:
+    # axe-core from its package, so the page is opened with its script policy bypassed.
+    from test_web import axe
+
+    found: dict[str, Any] = {}
+
+    def lobby(page: Page) -> None:
+        found["lobby"] = axe(page)
+
+    page, table = bot_table(browser, server, VIEWPORTS["desktop"], before_start=lobby,
+                            bypass_csp=True)
+    wait_my_draw(page)
+    assert fast_forward(server, table, 0, 8)
+    version = server.hall.tables[table].version
+    page.wait_for_function(f"() => window.handfoot.game.conn.version >= {version}")
+    wait_my_draw(page)
+    settle(page)
+    found["table"] = axe(page)
+    fast_forward(server, table, 0, None)
+    page.wait_for_selector("#result-dialog[open]")
+    found["breakdown"] = axe(page)
+    page.goto(f"{server.base}/")
+    page.wait_for_selector("#rules-status.ok")
+    found["home"] = axe(page)
+    phone, _ = bot_table(browser, server, VIEWPORTS["small-phone"], bypass_csp=True,
+                         has_touch=True, is_mobile=True)
+    wait_my_draw(phone)
+    found["phone table"] = axe(phone)
+    serious = {where: [v for v in vs if v["impact"] in ("serious", "critical")]
+               for where, vs in found.items()}
+    (Path(__file__).parent / "screenshots").mkdir(exist_ok=True)
+    (Path(__file__).parent / "screenshots" / "axe-layout.json").write_text(
+        json.dumps(found, indent=1))
+    assert not any(serious.values()), serious
+    page.context.close()
+    phone.context.close()
