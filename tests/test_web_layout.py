@@ -148,9 +148,11 @@ def outside_first_screen(page: Page) -> dict[str, list[Any]]:
     # Nothing lies over the hand's cards (the moves' bar sticks to the bottom of a phone).
     covered = page.eval_on_selector_all(REGIONS["hand cards"], """els => els.filter(e => {
         const r = e.getBoundingClientRect();
-        const at = document.elementFromPoint(r.left + Math.min(r.width / 2, 12),
-                                             r.top + r.height / 2);
-        return !at || at.closest('button.card') !== e;
+        const x = r.left + Math.min(r.width / 2, 12);
+        return [r.top + 6, r.bottom - 6].some(y => {
+            const at = document.elementFromPoint(x, y);
+            return !at || at.closest('button.card') !== e;
+        });
     }).map(e => e.getAttribute('aria-label'))""")
     if covered:
         out["hand cards covered"] = covered

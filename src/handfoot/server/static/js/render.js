@@ -208,7 +208,7 @@ function pilePanel(g) {
       h("div", { class: "draw-buttons" },
         actionButton(g, "draw", g.has("stop") ? "End the round" : "Draw", "s",
           g.has("draw") || g.has("stop"), () => g.draw()),
-        actionButton(g, "take", "Take the pile|Take pile", "p", g.legal.some((a) => a.startsWith("take-pile")),
+        actionButton(g, "take", "Take the pile|Take", "p", g.legal.some((a) => a.startsWith("take-pile")),
           () => g.takePile()))),
     v.set_aside ? h("p", {}, `Pennies set aside: ${v.set_aside}`) : null);
 }
