@@ -287,3 +287,53 @@ def test_no_serious_accessibility_violations_on_the_new_table(server: Server,
     assert not any(serious.values()), serious
     page.context.close()
     phone.context.close()
+
+
+# A count of the cards that flew (anim.js) and when the page sent each websocket frame.
+WATCH_MOTION = """
+window.__flights = 0;
+window.__sent = [];
+new MutationObserver((records) => {
+  for (const r of records) for (const n of r.addedNodes) {
+    if (n.classList && n.classList.contains('flying')) window.__flights += 1;
+  }
+}).observe(document, {childList: true, subtree: true});
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  window.__sent.push([performance.now(), String(data)]);
+  return send.call(this, data);
+};
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("reduced", [False, True])
+def test_moves_are_shown_in_motion_unless_reduced_and_never_wait_for_it(
+        server: Server, browser: Browser, reduced: bool) -> None:
+    def watch(page: Page) -> None:
+        page.add_init_script(WATCH_MOTION)
+        page.reload()
+        page.wait_for_selector("li.lobby-seat.me")
+
+    page, _ = bot_table(browser, server, VIEWPORTS["desktop"], pace=0.3, before_start=watch,
+                        reduced_motion="reduce" if reduced else "no-preference")
+    wait_my_draw(page)
+    # The draw is sent in the same task as the click, whatever is moving on the screen.
+    sent = page.evaluate("""() => new Promise((done) => {
+        const before = window.__sent.length;
+        const t0 = performance.now();
+        document.querySelector('#act-draw').click();
+        const frame = window.__sent[before];
+        done(frame ? [frame[0] - t0, frame[1]] : null);
+    })""")
+    assert sent is not None and '"draw"' in sent[1], sent
+    assert sent[0] < 50, f"the draw waited {sent[0]} ms"
+    # A discard, then the bots' moves (at 0.3 s each) until this seat's next turn.
+    page.wait_for_function("() => window.handfoot.game.legal.some(a => a.startsWith('discard'))")
+    page.evaluate("""() => { const g = window.handfoot.game;
+        g.act(g.legal.find(a => a.startsWith('discard'))); }""")
+    page.wait_for_function("() => window.handfoot.game.legal.includes('draw')"
+                           " || window.handfoot.game.view.results.length > 0", timeout=60_000)
+    flights = page.evaluate("window.__flights")
+    assert (flights == 0) if reduced else (flights > 0), flights
+    page.context.close()

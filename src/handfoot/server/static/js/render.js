@@ -416,7 +416,10 @@ function stagePanel(g) {
         onclick: () => { const e = g.stage(slot); g.hooks.say(e || "Staged."); g.hooks.render(); },
       }, slot === "wild" ? "a meld of wild cards" : `the ${slot}s`)));
   }
-  return h("section", { class: "panel stage", "aria-labelledby": "stage-h" },
+  // Nothing picked, staged or said: the panel keeps its place for screen readers but takes no
+  // room on the screen (a phone has none to spare).
+  const idle = !picked.length && !parts.length && !verdict && !targets;
+  return h("section", { class: "panel stage" + (idle ? " idle" : ""), "aria-labelledby": "stage-h" },
     h("h2", { id: "stage-h", class: "sr-only" }, "Picked and staged cards"),
     h("p", { class: "picked" }, h("strong", {}, "Picked: "), picked.length ? picked.join(" ") : "—"),
     targets,
