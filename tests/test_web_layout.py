@@ -337,3 +337,29 @@ def test_moves_are_shown_in_motion_unless_reduced_and_never_wait_for_it(
     flights = page.evaluate("window.__flights")
     assert (flights == 0) if reduced else (flights > 0), flights
     page.context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["small-phone", "tablet"])
+def test_large_text_cuts_nothing_off(server: Server, browser: Browser, name: str) -> None:
+    def large(page: Page) -> None:
+        page.evaluate("localStorage.setItem('handfoot.settings', JSON.stringify({large: true}))")
+        page.reload()
+        page.wait_for_selector("li.lobby-seat.me")
+
+    page, _ = bot_table(browser, server, VIEWPORTS[name], before_start=large, has_touch=True)
+    wait_my_draw(page)
+    assert page.evaluate("document.documentElement.classList.contains('large')")
+    # The connection's state is whole in the bar, and nothing makes the page scroll sideways.
+    cut = page.evaluate("""() => [...document.querySelectorAll('#bar > *, #bar button, #conn')]
+        .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+        .map(e => e.id || e.className)""")
+    assert not cut, cut
+    assert "Connected" in page.inner_text("#conn")
+    box = page.locator("#conn").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= VIEWPORTS[name]["width"]
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= VIEWPORTS[name]["width"], width
+    settle(page)
+    shot(page, f"layout-{name}-large")
+    page.context.close()

@@ -13,7 +13,7 @@ export function fitHand(box) {
   const cards = [...box.querySelectorAll("button.card")];
   for (const b of box.querySelectorAll(".row-break")) b.remove();
   if (!cards.length) return;
-  const width = box.clientWidth;
+  const width = box.clientWidth - 1; // a pixel to spare for rounding
   const face = cards[0].querySelector(".cf");
   const cw = face ? face.offsetWidth : 56;
   const gap = 4;

@@ -73,6 +73,11 @@ function packetName(g, index) {
 }
 
 // ====================================================================== the top line
+// "draw (s) or take the pile (p)": the keys in parentheses are left out on a touch screen.
+function withKeys(text) {
+  return text.split(/( \([^)]+\))/).map((part) => (/^ \(/.test(part) ? h("span", { class: "keyhint" }, part) : part));
+}
+
 function turnLine(g) {
   const v = g.view;
   if (v.phase === "game-over") return h("p", { class: "turn over" }, h("strong", {}, "Game over"));
@@ -81,7 +86,7 @@ function turnLine(g) {
   if (mine && v.phase === "answer") {
     what = h("strong", { class: "your-turn" }, `${seatLabel(g, v.turn)} asks you: may I go out?`);
   } else if (mine) {
-    what = h("strong", { class: "your-turn" }, `▶ Your turn: ${PHASE_WORDS[v.phase] || v.phase}`);
+    what = h("strong", { class: "your-turn" }, "▶ Your turn: ", withKeys(PHASE_WORDS[v.phase] || v.phase));
   } else if (v.phase === "answer") {
     what = h("span", {}, `${seatLabel(g, v.turn)} asked ${seatLabel(g, v.actor)}: may I go out?`);
   } else if (v.actor === g.seat) {
