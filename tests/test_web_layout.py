@@ -328,10 +328,20 @@ def test_moves_are_shown_in_motion_unless_reduced_and_never_wait_for_it(
     })""")
     assert sent is not None and '"draw"' in sent[1], sent
     assert sent[0] < 50, f"the draw waited {sent[0]} ms"
-    # A discard, then the bots' moves (at 0.3 s each) until this seat's next turn.
+    # A card dragged onto the pile is discarded; then the bots' moves (at 0.3 s each) until
+    # this seat's next turn.
     page.wait_for_function("() => window.handfoot.game.legal.some(a => a.startsWith('discard'))")
-    page.evaluate("""() => { const g = window.handfoot.game;
-        g.act(g.legal.find(a => a.startsWith('discard'))); }""")
+    token = page.evaluate("""() => window.handfoot.game.legal
+        .find(a => a.startsWith('discard')).split(' ')[1]""")
+    card = page.locator(f"#play-area .hand button.card[data-card='{token}']").first.bounding_box()
+    pile = page.locator("#play-area .pile").bounding_box()
+    assert card is not None and pile is not None
+    page.mouse.move(card["x"] + 10, card["y"] + card["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(pile["x"] + 20, pile["y"] + pile["height"] / 2, steps=8)
+    page.mouse.up()
+    page.wait_for_function("() => !window.handfoot.game.legal.some(a => a.startsWith('discard'))")
+    assert page.evaluate("window.__sent.some(([, f]) => f.includes('discard " + token + "'))")
     page.wait_for_function("() => window.handfoot.game.legal.includes('draw')"
                            " || window.handfoot.game.view.results.length > 0", timeout=60_000)
     flights = page.evaluate("window.__flights")
