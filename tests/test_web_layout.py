@@ -214,6 +214,7 @@ def test_every_screen_shows_the_table_at_the_start_and_late_in_a_six_player_knee
     fast_forward(server, table, 0, None)
     page.wait_for_selector("#result-dialog[open]")
     page.wait_for_timeout(400)  # the dialog's own opening, for the picture only
+    page.evaluate("document.querySelector('#result-dialog').scrollTop = 0")
     shot(page, f"layout-{name}-end")
     assert not errors, errors
     page.context.close()
