@@ -177,6 +177,7 @@ def test_a_phone_holds_the_whole_table_on_its_first_screen(server: Server,
     named_regions(page)
     # No keyboard help on a touch screen; the cards are drawn, not images.
     assert not page.locator("#help-button").is_visible()
+    assert page.get_attribute("#sound-button", "aria-pressed") == "false"  # off by default
     assert page.locator("img").count() == 0
     assert not errors, errors
     page.context.close()
@@ -200,6 +201,9 @@ def test_every_screen_shows_the_table_at_the_start_and_late_in_a_six_player_knee
     page, table = bot_table(browser, server, viewport, preset="hand-knee-foot", players=6,
                             has_touch=touch, is_mobile=touch)
     wait_my_draw(page)
+    settle(page)
+    shot(page, f"layout-{name}-knee-start")
+    assert outside_first_screen(page) == {}, "a six-player knee round's start"
     assert fast_forward(server, table, 0, LATE), "the round ended before it was late"
     version = server.hall.tables[table].version
     page.wait_for_function(f"() => window.handfoot.game.conn.version >= {version}")

@@ -5,10 +5,11 @@
 // A card slot narrower than this is hard to hit with a thumb: a second (or third) row is used
 // rather than overlap the cards more.
 const MIN_SLOT = 40;
-const MAX_ROWS = 3;
+// A third row only where the screen is tall enough to keep the rest of the table in view.
+const maxRows = () => (window.innerHeight > 720 ? 3 : 2);
 
 // Lay the hand's cards out in the fewest rows where each shows at least MIN_SLOT px (overlap
-// within a row as much as needed, never more), up to MAX_ROWS; past that they overlap more.
+// within a row as much as needed, never more), up to maxRows(); past that they overlap more.
 export function fitHand(box) {
   const cards = [...box.querySelectorAll("button.card")];
   for (const b of box.querySelectorAll(".row-break")) b.remove();
@@ -21,17 +22,21 @@ export function fitHand(box) {
   let rows = 1;
   let per = n;
   let slot = cw + gap;
-  for (rows = 1; rows <= MAX_ROWS; rows++) {
+  const most = maxRows();
+  for (rows = 1; rows <= most; rows++) {
     per = Math.ceil(n / rows);
     slot = per > 1 ? Math.min(cw + gap, (width - cw) / (per - 1)) : cw + gap;
     if (slot >= MIN_SLOT || slot >= cw + gap) break;
   }
-  rows = Math.min(rows, MAX_ROWS);
+  rows = Math.min(rows, most);
   per = Math.ceil(n / rows);
   // Spread the cards evenly over the rows (8 + 7, not 13 + 2).
   per = Math.ceil(n / Math.ceil(n / per));
   slot = per > 1 ? Math.min(cw + gap, (width - cw) / (per - 1)) : cw + gap;
   box.style.setProperty("--slot", `${Math.floor(slot * 10) / 10}px`);
+  // The stylesheet gives the other parts less room on a short screen when the hand needs more.
+  const area = box.closest(".play-area");
+  if (area) area.dataset.handRows = String(Math.ceil(n / per));
   box.classList.toggle("overlap", slot < cw);
   cards.forEach((c, i) => {
     const end = (i + 1) % per === 0 || i === n - 1;
