@@ -172,9 +172,8 @@ def check_nothing_hidden(page: Page, server: Server, table: str, seat: int | Non
     # Cards another seat holds are never named in its panel, except those the whole table
     # watched it take from the pile ("holds from the pile").
     for fact in page.locator(".seat .seat-facts .fact").all_inner_texts():
-        assert re.fullmatch(r"\d+ cards? in (your|their) \w+( \d)?|waiting: .*|no packet "
-                            r"waiting|red threes laid: \d+|knee due|holds from the pile: .*",
-                            fact.strip()), fact
+        assert re.fullmatch(r"\d+ cards? in \w+( \d)?|then .*|last packet|red 3s: \d+|knee due"
+                            r"|holds from the pile: .*", fact.strip()), fact
     assert page.locator(".seat .seat-facts > :not(.fact)").count() == 0
 
 

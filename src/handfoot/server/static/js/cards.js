@@ -84,3 +84,29 @@ export const CARD_KEYS = {
   "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9", "0": "10", t: "10",
   j: "J", q: "Q", k: "K", a: "A", "2": "2", w: "JK", x: "JK", "3": "3",
 };
+
+// ---------------------------------------------------------------------- display suits
+// The game counts kinds only: the wire says "K", never which king (docs/PROTOCOL.md), and
+// only the threes' colours matter to a rule.  The page still draws a suit on every card so the
+// table looks like cards, choosing it deterministically from the card and its position: the
+// n-th king of a hand, of a meld or on the pile always gets the same suit for the same state,
+// neighbouring copies differ, red threes are hearts or diamonds and black threes spades or
+// clubs.  The suit carries no information and is never read back.
+export const SUITS = ["S", "H", "C", "D"];
+export const SUIT_SIGN = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+
+export function displaySuit(token, index = 0) {
+  if (token === "JK") return null;
+  if (token === "R3") return index % 2 ? "D" : "H";
+  if (token === "B3") return index % 2 ? "C" : "S";
+  const order = [...RANKS, "2"].indexOf(token);
+  return SUITS[(Math.max(order, 0) + index) % 4];
+}
+
+// What the corner of a card shows as its rank.
+export function cornerRank(token) {
+  if (token === "JK") return "J\u200bK";
+  if (token === "R3" || token === "B3") return "3";
+  return token;
+}

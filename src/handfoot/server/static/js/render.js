@@ -4,10 +4,13 @@
 import { h, fill, byId, plural } from "./dom.js";
 import {
   RANKS, WILDS, THREES, cardName, cardNames, face, mark, cardClass, counts, total,
+  displaySuit, cornerRank, SUIT_SIGN,
 } from "./cards.js";
 import { Game } from "./game.js";
 import * as coach from "./coach.js";
 import { holdText } from "./countdown.js";
+import { fitHand, installTable } from "./layout.js";
+import { noticeChanges } from "./anim.js";
 
 export const PHASE_WORDS = {
   draw: "draw (s) or take the pile (p)",
@@ -16,17 +19,31 @@ export const PHASE_WORDS = {
   answer: "answer your partner (y / n)",
 };
 
-// A card as a picture with words: its face, and a word for wild cards and threes.
+// A card as a picture with words: drawn by the page (rank and a display suit in two corners,
+// a big pip, a word for wild cards and threes), never an image.  ``index`` picks the display
+// suit (cards.js: displaySuit).  The drawing sits in .cf so a card in the hand can be a
+// narrow slot (the part not covered by the next card) while its face keeps its full size.
 export function cardFace(token, extra = {}) {
-  const { tag = "span", label, class: more = "", ...attrs } = extra;
+  const { tag = "span", label, class: more = "", index = 0, ...attrs } = extra;
+  const suit = displaySuit(token, index);
   const word = mark(token);
+  const sign = suit ? SUIT_SIGN[suit] : "★";
+  const rank = cornerRank(token);
+  const corner = (where) => h("span", { class: `ix ${where}` },
+    h("span", { class: "r" + (token === "JK" ? " jk" : "") }, rank),
+    h("span", { class: "s" }, sign),
+    token === "2" ? h("span", { class: "w" }, "★") : null);
   return h(tag, {
-    class: `card ${cardClass(token)} ${more}`.trim(),
+    class: `card ${cardClass(token)} suit-${suit || "none"} ${more}`.trim(),
     ...(tag === "span" ? { "aria-hidden": label ? null : "true" } : {}),
     ...attrs,
     "aria-label": label || null,
-  }, h("span", { class: "face", "aria-hidden": "true" }, face(token)),
-  word ? h("span", { class: "mark", "aria-hidden": "true" }, word) : null);
+    dataset: { ...(attrs.dataset || {}), face: token },
+  }, h("span", { class: "cf", "aria-hidden": "true" },
+    corner("tl"),
+    h("span", { class: "pip" }, token === "JK" ? "★" : sign),
+    word ? h("span", { class: "mark" }, word) : null,
+    corner("br")));
 }
 
 export function seatLabel(g, seat) {
@@ -42,10 +59,15 @@ export function teamLetter(team) {
 }
 
 export function teamName(g, team) {
+  const [who, members] = teamWords(g, team);
+  return `${who} ${members}`;
+}
+
+function teamWords(g, team) {
   const seats = g.table.seats.filter((s) => s.team === team)
     .map((s) => (s.seat === g.seat ? "you" : s.name || `seat ${s.seat + 1}`));
   const who = g.seat !== null && team === g.team(g.seat) ? "Your team" : `Team ${teamLetter(team)}`;
-  return `${who} (${seats.join(", ")})`;
+  return [who, `(${seats.join(", ")})`];
 }
 
 function packetName(g, index) {
@@ -53,6 +75,11 @@ function packetName(g, index) {
 }
 
 // ====================================================================== the top line
+// "draw (s) or take the pile (p)": the keys in parentheses are left out on a touch screen.
+function withKeys(text) {
+  return text.split(/( \([^)]+\))/).map((part) => (/^ \(/.test(part) ? h("span", { class: "keyhint" }, part) : part));
+}
+
 function turnLine(g) {
   const v = g.view;
   if (v.phase === "game-over") return h("p", { class: "turn over" }, h("strong", {}, "Game over"));
@@ -61,7 +88,7 @@ function turnLine(g) {
   if (mine && v.phase === "answer") {
     what = h("strong", { class: "your-turn" }, `${seatLabel(g, v.turn)} asks you: may I go out?`);
   } else if (mine) {
-    what = h("strong", { class: "your-turn" }, `▶ Your turn: ${PHASE_WORDS[v.phase] || v.phase}`);
+    what = h("strong", { class: "your-turn" }, "▶ Your turn: ", withKeys(PHASE_WORDS[v.phase] || v.phase));
   } else if (v.phase === "answer") {
     what = h("span", {}, `${seatLabel(g, v.turn)} asked ${seatLabel(g, v.actor)}: may I go out?`);
   } else if (v.actor === g.seat) {
@@ -79,18 +106,29 @@ function turnLine(g) {
   return [h("p", { class: "turn" + (mine ? " mine" : "") }, what), answer];
 }
 
+// One short line: the round, the turn, the opening minimum and the game's score so far.
 function roundLine(g) {
   const v = g.view;
-  const parts = [`Round ${v.round} of ${v.rounds}`, `turn ${v.turns}`];
+  const parts = [h("span", {}, `Round ${v.round}`, h("span", { class: "of" }, ` of ${v.rounds}`)), h("span", {}, `turn ${v.turns}`)];
   if (g.seat !== null) {
     const info = v.teams[g.team(g.seat)];
-    parts.push(`minimum ${info.minimum}`);
-    parts.push(info.opened ? "your team is down" : `your team is not down yet (needs ${info.minimum})`);
+    parts.push(h("span", { class: "opening" }, info.opened ? "your team is down" : `to open: ${info.minimum}`));
   }
-  return h("p", { class: "round" }, parts.join(" · "));
+  const n = v.teams.length;
+  const first = g.seat === null ? 0 : g.team(g.seat);
+  const score = [];
+  for (let i = 0; i < n; i++) {
+    const t = (first + i) % n;
+    const who = g.seat !== null && t === first ? "Us" : `Team ${teamLetter(t)}`;
+    score.push(h("span", { class: "score-chip" + (g.seat !== null && t === first ? " ours" : "") },
+      `${who} `, h("strong", {}, String(v.totals[t]))));
+  }
+  return h("p", { class: "round" }, parts, h("span", { class: "score", "aria-label": "Game score" }, score));
 }
 
 // ====================================================================== seats
+// A seat as a small tile: name, whose turn, bot or away, cards held and the packets waiting.
+// The cards another seat holds are only ever a count (and what it took from the pile).
 function seatItem(g, seat) {
   const v = g.view;
   const info = v.seats[seat];
@@ -98,10 +136,10 @@ function seatItem(g, seat) {
   const turn = v.actor === seat;
   const facts = [];
   const fact = (text, cls = "") => facts.push(h("span", { class: `fact ${cls}`.trim() }, text));
-  fact(`${plural(info.hand_size, "card")} in ${seat === g.seat ? "your" : "their"} ${packetName(g, info.packet)}`, "count");
+  fact(`${plural(info.hand_size, "card")} in ${packetName(g, info.packet)}`, "count");
   const waiting = info.packet_sizes.map((n, i) => `${packetName(g, info.packet + 1 + i)} ${n}`);
-  fact(waiting.length ? `waiting: ${waiting.join(", ")}` : "no packet waiting");
-  if (info.red_threes) fact(`red threes laid: ${info.red_threes}`);
+  fact(waiting.length ? `then ${waiting.join(", ")}` : "last packet", waiting.length ? "" : "last");
+  if (info.red_threes) fact(`red 3s: ${info.red_threes}`);
   if (info.knee_pending) fact("knee due");
   if (seat !== g.seat && info.known) {
     const known = counts(info.known);
@@ -109,7 +147,7 @@ function seatItem(g, seat) {
     if (text) fact(`holds from the pile: ${text}`);
   }
   const badges = [];
-  if (t.occupant === "bot") badges.push(h("span", { class: "badge" }, `bot (${t.bot})`));
+  if (t.occupant === "bot") badges.push(h("span", { class: "badge" }, "bot"));
   if (t.occupant === "person" && t.driver === "bot") {
     badges.push(h("span", { class: "badge away" }, `away: a ${t.bot} bot plays for them`));
   } else if (t.occupant === "person" && !t.connected && seat !== g.seat) {
@@ -117,13 +155,15 @@ function seatItem(g, seat) {
     badges.push(h("span", { class: "badge away", dataset: { holdSeat: String(seat) } }, holdText(t)));
   }
   return h("li", {
-    class: "seat" + (turn ? " turn" : "") + (seat === g.seat ? " me" : ""),
+    title: facts.map((f) => f.textContent).join(" · "),
+    class: "seat" + (turn ? " turn" : "") + (seat === g.seat ? " me" : "")
+      + ` team-${g.team(seat)}` + (g.seat !== null && g.team(seat) === g.team(g.seat) ? " ours" : ""),
     dataset: { seat: String(seat) },
   },
   h("p", { class: "seat-name" },
-    turn ? h("span", { class: "marker" }, "▶ ") : null,
+    turn ? h("span", { class: "marker", "aria-hidden": "true" }, "▶ ") : null,
     h("strong", {}, seatLabel(g, seat)),
-    h("span", { class: "team" }, ` · team ${teamLetter(g.team(seat))}`),
+    h("span", { class: "team" }, ` · ${teamLetter(g.team(seat))}`),
     turn ? h("span", { class: "sr-only" }, " (to play)") : null,
     badges),
   h("p", { class: "seat-facts" }, facts));
@@ -136,23 +176,28 @@ function seatsPanel(g) {
   for (let i = 0; i < n; i++) order.push((first + i) % n);
   return h("section", { class: "panel seats", "aria-labelledby": "seats-h" },
     h("h2", { id: "seats-h", class: "sr-only" }, "Players"),
-    h("ul", { class: "seat-list" }, order.map((s) => seatItem(g, s))));
+    h("ul", { class: "seat-list" + (n > 4 ? " six" : "") }, order.map((s) => seatItem(g, s))));
 }
 
 // ====================================================================== stock and pile
+// The stock (a card back with its count), the pile (its top card, its size) and its state in
+// a few words; why it is closed is one tap away.
 function pilePanel(g) {
   const v = g.view;
   const pileSize = v.pile ? v.pile.split(" ").filter(Boolean).length : 0;
-  const status = [];
+  let status = null;
   if (g.pile) {
     if (g.pile.open) {
       const mine = g.legal.some((a) => a.startsWith("take-pile"));
-      status.push(h("p", { class: "pile-status open" }, h("strong", {}, mine ? "✓ You may take it" : "✓ Open to you"),
-        g.pile.needs ? `: ${g.pile.needs}` : ""));
+      const head = mine ? "✓ You may take it" : "✓ Open to you";
+      status = g.pile.needs
+        ? h("details", { class: "pile-status open" }, h("summary", {}, h("strong", {}, head)), h("p", {}, g.pile.needs))
+        : h("p", { class: "pile-status open" }, h("strong", {}, head));
     } else if (pileSize) {
-      status.push(h("p", { class: "pile-status closed" }, h("strong", {}, "✗ Closed to you"),
-        `: ${g.pile.reason} `, h("span", { class: "rule" }, `(rule ${g.pile.clause}${g.pile.rule ? ", " + g.pile.rule : ""})`),
-        " ", coach.whyButton(g.pile.clause, g.pile.rule)));
+      status = h("details", { class: "pile-status closed" },
+        h("summary", {}, h("strong", {}, "✗ Closed", h("span", { class: "long" }, " to you"))),
+        h("p", {}, `${g.pile.reason} `, h("span", { class: "rule" }, `(rule ${g.pile.clause}${g.pile.rule ? ", " + g.pile.rule : ""})`),
+          " ", coach.whyButton(g.pile.clause, g.pile.rule)));
     }
   }
   const top = v.pile_top;
@@ -160,19 +205,20 @@ function pilePanel(g) {
     h("h2", { id: "centre-h", class: "sr-only" }, "Stock and pile"),
     h("div", { class: "piles" },
       h("div", { class: "stock" },
-        h("span", { class: "card back", "aria-hidden": "true" }, h("span", { class: "face" }, "")),
-        h("p", {}, h("strong", {}, "Stock"), ` ${plural(v.stock_size, "card")}`)),
-      h("div", { class: "pile" },
-        top ? cardFace(top, { class: "top" }) : h("span", { class: "card empty", "aria-hidden": "true" }),
-        h("p", {}, h("strong", {}, "Pile"), ` ${plural(pileSize, "card")}`,
-          top ? `, ${cardName(top)} on top` : ", empty")),
+        h("span", { class: "card back", "aria-hidden": "true" }, h("span", { class: "cf" }, h("span", { class: "count" }, String(v.stock_size)))),
+        h("p", {}, h("strong", {}, "Stock"), h("span", { class: "n" }, ` ${plural(v.stock_size, "card")}`))),
+      h("div", { class: "pile" + (pileSize > 1 ? " stacked" : "") },
+        top ? cardFace(top, { class: "top", index: pileSize }) : h("span", { class: "card empty", "aria-hidden": "true" }),
+        h("div", { class: "pile-words" },
+          h("p", {}, h("strong", {}, "Pile"), h("span", { class: "n" }, ` ${plural(pileSize, "card")}`),
+            top ? h("span", { class: "sr-only" }, `, ${cardName(top)} on top`) : ", empty"),
+          status,
+          coach.pileNote(g))),
       h("div", { class: "draw-buttons" },
         actionButton(g, "draw", g.has("stop") ? "End the round" : "Draw", "s",
           g.has("draw") || g.has("stop"), () => g.draw()),
-        actionButton(g, "take", "Take the pile", "p", g.legal.some((a) => a.startsWith("take-pile")),
+        actionButton(g, "take", "Take the pile|Take", "p", g.legal.some((a) => a.startsWith("take-pile")),
           () => g.takePile()))),
-    status,
-    coach.pileNote(g),
     v.set_aside ? h("p", {}, `Pennies set aside: ${v.set_aside}`) : null);
 }
 
@@ -193,20 +239,30 @@ function canastaWords(slot, kind) {
   return `${kind} canasta`; // a rank canasta with its own bonus (7s, 5s in the knee game)
 }
 
+// A team's table, compact enough for a phone: each meld a chip (its rank, how many cards, how
+// many of them wild, a dashed edge when dirty), each closed canasta one stacked card, and in
+// one line whether the team is down and which canastas it still lacks to go out.
 function teamPanel(g, team) {
   const v = g.view;
   const info = v.teams[team];
   const rules = g.table.rules;
+  // Closed canastas, grouped by kind so a team with many still takes a line or two: one
+  // stacked card per canasta, its rank in the corner, the kind written once.
+  const kinds = new Map();
+  info.canastas.forEach((c, i) => {
+    const kind = c[4];
+    if (!kinds.has(kind)) kinds.set(kind, []);
+    kinds.get(kind).push([...c, i]);
+  });
+  const closed = [...kinds].map(([kind, list]) => {
+    const cls = ["clean", "dirty", "wild"].includes(kind) ? kind : "rank";
+    return h("span", { class: `canasta-group ${cls}` },
+      h("span", { class: "meld-kind", "aria-hidden": "true" }, `★ ${kind}${list.length > 1 ? ` ×${list.length}` : ""}`),
+      list.map(([slot, n, twos, jokers, , i]) => h("span", { class: `meld canasta ${cls}`, dataset: { slot, closed: String(i) } },
+        cardFace(slot === "wild" ? "JK" : slot, { class: "mini" }),
+        h("span", { class: "sr-only" }, `${canastaWords(slot, kind)}: ${n + twos + jokers} cards${wilds(twos, jokers, slot)}`))));
+  });
   const items = [];
-  for (const c of info.canastas) {
-    const [slot, n, twos, jokers, kind] = c;
-    const size = n + twos + jokers;
-    items.push(h("li", { class: `meld canasta ${["clean", "dirty", "wild"].includes(kind) ? kind : "rank"}` },
-      cardFace(slot === "wild" ? "JK" : slot),
-      h("span", { class: "meld-text" },
-        h("strong", {}, `★ ${canastaWords(slot, kind)}`), `: ${size} cards`,
-        wilds(twos, jokers, slot))));
-  }
   const order = [...RANKS, "wild"];
   for (const slot of order) {
     const m = info.melds[slot];
@@ -214,12 +270,13 @@ function teamPanel(g, team) {
     const [n, twos, jokers] = m;
     const w = meldWords(slot, n, twos, jokers);
     const full = w.size >= rules.canasta_size;
-    items.push(h("li", { class: `meld ${w.kind}` },
-      cardFace(slot === "wild" ? "JK" : slot),
-      h("span", { class: "meld-text" },
-        h("strong", {}, `${slot === "wild" ? "Wild" : slot} ×${w.size}`),
-        ` ${w.kind}${full ? " canasta (open)" : ""} · ${w.text}`,
-        full ? "" : h("span", { class: "progress" }, ` · ${w.size}/${rules.canasta_size}`))));
+    const wild = twos + jokers;
+    items.push(h("li", { class: `meld ${w.kind}${full ? " full" : ""}`, dataset: { slot } },
+      cardFace(slot === "wild" ? "JK" : slot, { class: "mini" }),
+      h("span", { class: "meld-n", "aria-hidden": "true" }, String(w.size)),
+      slot !== "wild" && wild ? h("span", { class: "meld-wild", "aria-hidden": "true" }, `${wild}★`) : null,
+      h("span", { class: "sr-only" },
+        `${slot === "wild" ? "Wild cards" : slot + "s"}: ${w.size}, ${w.kind}${full ? ", a canasta still open" : ""}, ${w.text}`)));
   }
   const quota = Object.entries(rules.quota).filter(([, n]) => n > 0);
   const missing = g.quotaMissing[team] || {};
@@ -229,20 +286,20 @@ function teamPanel(g, team) {
     for (let i = 0; i < count; i++) {
       const done = i < count - lacking;
       checklist.push(h("li", { class: done ? "done" : "todo" },
-        h("span", { "aria-hidden": "true" }, done ? "☑ " : "☐ "),
+        h("span", { "aria-hidden": "true" }, done ? "☑" : "☐"),
         `${kind}`, h("span", { class: "sr-only" }, done ? " (made)" : " (still needed)")));
     }
   }
-  const lack = Object.entries(missing).filter(([, n]) => n > 0)
-    .map(([k, n]) => `${n} ${k}`).join(", ");
   const mine = g.seat !== null && team === g.team(g.seat);
-  return h("section", { class: "panel team" + (mine ? " ours" : ""), "aria-labelledby": `team-${team}-h` },
-    h("h2", { id: `team-${team}-h` }, teamName(g, team)),
-    h("p", { class: "team-state" },
-      info.opened ? h("strong", {}, "Down (opened)") : `Not down: needs ${info.minimum} to open`,
-      " · ", lack ? `to go out still needs ${lack}` : "has its canastas to go out"),
-    h("ul", { class: "quota", "aria-label": "canastas needed to go out" }, checklist),
-    items.length ? h("ul", { class: "melds" }, items) : h("p", { class: "none" }, "No melds yet"));
+  return h("section", { class: `panel team team-${team}` + (mine ? " ours" : ""), "aria-labelledby": `team-${team}-h` },
+    h("div", { class: "team-head" },
+      h("h2", { id: `team-${team}-h` }, teamWords(g, team)[0], " ", h("span", { class: "members" }, teamWords(g, team)[1])),
+      h("span", { class: "team-state" + (info.opened ? " down" : "") },
+        info.opened ? "down" : `not down (${info.minimum})`),
+      h("ul", { class: "quota", "aria-label": "canastas needed to go out" }, checklist)),
+    closed.length ? h("p", { class: "canastas" }, h("span", { class: "sr-only" }, "Closed canastas: "), closed) : null,
+    items.length ? h("ul", { class: "melds", "aria-label": "open melds" }, items)
+      : closed.length ? null : h("p", { class: "none" }, "No melds yet"));
 }
 
 function wilds(twos, jokers, slot) {
@@ -276,51 +333,49 @@ function groupsOf(g, sort) {
   ];
 }
 
+// The whole hand in one strip of overlapping cards (layout.js decides how much each card shows
+// and whether a second row is needed), naturals first, then wild cards, then threes.
 function handPanel(g, settings, onSort) {
   const v = g.view;
   if (g.seat === null) {
-    return h("section", { class: "panel hand" }, h("p", {}, "You are watching: players' hands stay hidden."));
+    return h("section", { class: "panel hand", "aria-label": "Hands (hidden)" }, h("p", {}, "You are watching: players' hands stay hidden."));
   }
   const info = v.seats[g.seat];
   const groups = groupsOf(g, settings.sort);
   const playable = coach.playable(g); // the coaching table marks what can be melded now
-  const out = [];
+  const buttons = [];
+  let seen = 0;
   for (const grp of groups) {
-    if (!grp.tokens.length) continue;
-    const boxes = grp.tokens.map((t) => {
+    for (const t of grp.tokens) {
       const shown = g.available(t) + (g.picked[t] || 0);
       const picked = g.picked[t] || 0;
-      const buttons = [];
       for (let i = 0; i < shown; i++) {
         const isPicked = i < picked;
         buttons.push(cardFace(t, {
           tag: "button",
           type: "button",
-          class: "in-hand" + (isPicked ? " picked" : "") + (playable.has(t) ? " playable" : ""),
+          index: i,
+          class: "in-hand" + (isPicked ? " picked" : "") + (playable.has(t) ? " playable" : "") + (i === 0 ? " first" : "") + (i === 0 && seen && grp.name !== "naturals" && grp.tokens[0] === t ? " part" : ""),
           "aria-pressed": isPicked ? "true" : "false",
           label: `${cardName(t)}, ${i + 1} of ${shown}${isPicked ? ", picked" : ""}${playable.has(t) ? ", can be melded now" : ""}`,
           dataset: { card: t, fid: `card-${t}-${i}` },
           onclick: () => onCard(g, t, isPicked),
         }));
+        seen += 1;
       }
-      return h("div", { class: `group ${grp.name}`, role: "group", "aria-label": `${cardNames(t, shown)}` },
-        h("p", { class: "group-head", "aria-hidden": "true" }, shown > 1 ? `${face(t) === "Jo" ? "JK" : t} ×${shown}` : t),
-        h("div", { class: "group-cards" }, buttons));
-    });
-    out.push(h("div", { class: `hand-part ${grp.name}` },
-      grp.label ? h("h3", { class: "part-head" }, grp.label) : null, boxes));
+    }
   }
   const sortSelect = h("select", { id: "sort", "aria-label": "Sort the hand", onchange: (e) => onSort(e.target.value) },
-    [["rank", "by rank, low first"], ["rank-desc", "by rank, high first"], ["count", "most cards first"]]
+    [["rank", "low first"], ["rank-desc", "high first"], ["count", "most first"]]
       .map(([value, text]) => h("option", { value, selected: settings.sort === value }, text)));
   const where = packetName(g, info.packet);
   const waiting = info.packet_sizes.map((n, i) => `${packetName(g, info.packet + 1 + i)} ${n}`);
   return h("section", { class: "panel hand", "aria-labelledby": "hand-h" },
     h("div", { class: "hand-head" },
       h("h2", { id: "hand-h" }, `Your ${where}: ${plural(total(g.hand), "card")}`),
-      h("span", { class: "waiting" }, waiting.length ? `waiting: ${waiting.join(", ")}` : "no packet waiting"),
-      h("label", { class: "sort" }, "Sort ", sortSelect)),
-    out.length ? h("div", { class: "hand-cards" }, out) : h("p", {}, "No cards in hand."));
+      h("span", { class: "waiting" }, waiting.length ? `then ${waiting.join(", ")}` : "last packet"),
+      h("label", { class: "sort" }, h("span", { class: "sort-word" }, "Sort"), sortSelect)),
+    buttons.length ? h("div", { class: "hand-cards", role: "group", "aria-label": "Your cards" }, buttons) : h("p", {}, "No cards in hand."));
 }
 
 function onCard(g, token, isPicked) {
@@ -373,7 +428,10 @@ function stagePanel(g) {
         onclick: () => { const e = g.stage(slot); g.hooks.say(e || "Staged."); g.hooks.render(); },
       }, slot === "wild" ? "a meld of wild cards" : `the ${slot}s`)));
   }
-  return h("section", { class: "panel stage", "aria-labelledby": "stage-h" },
+  // Nothing picked, staged or said: the panel keeps its place for screen readers but takes no
+  // room on the screen (a phone has none to spare).
+  const idle = !picked.length && !parts.length && !verdict && !targets;
+  return h("section", { class: "panel stage" + (idle ? " idle" : ""), "aria-labelledby": "stage-h" },
     h("h2", { id: "stage-h", class: "sr-only" }, "Picked and staged cards"),
     h("p", { class: "picked" }, h("strong", {}, "Picked: "), picked.length ? picked.join(" ") : "—"),
     targets,
@@ -452,6 +510,7 @@ export function renderGame(root, g, settings, handlers) {
             h("ol", { class: "log-lines", id: "log", "aria-live": "polite", "aria-relevant": "additions", tabindex: "0", "aria-label": "The log, newest last" })),
           h("div", { id: "chat" }))));
     fill(root, main);
+    installTable(main, () => g);
   }
   fill(byId("status"), roundLine(g), turnLine(g), message);
   fill(byId("play-area"),
@@ -463,6 +522,9 @@ export function renderGame(root, g, settings, handlers) {
     actionBar(g),
     meldsPanel(g));
   fill(byId("scores"), scoresPanel(g));
+  const cards = main.querySelector(".hand-cards");
+  if (cards) fitHand(cards);
+  noticeChanges(main, g);
   renderLog(g);
   handlers.renderChat(byId("chat"));
 }

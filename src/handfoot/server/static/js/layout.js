@@ -1,0 +1,155 @@
+// How the hand fits its screen, and touch and mouse ways to play onto the table (a tap on the
+// stock, the pile or a meld; a card dragged to the pile or a meld).  Every move still goes
+// through the Game's own methods, so the server judges it exactly as a button press.
+
+// A card slot narrower than this is hard to hit with a thumb: a second (or third) row is used
+// rather than overlap the cards more.
+const MIN_SLOT = 40;
+// A third row only where the screen is tall enough to keep the rest of the table in view.
+const maxRows = () => (window.innerHeight > 720 ? 3 : 2);
+
+// Lay the hand's cards out in the fewest rows where each shows at least MIN_SLOT px (overlap
+// within a row as much as needed, never more), up to maxRows(); past that they overlap more.
+export function fitHand(box) {
+  const cards = [...box.querySelectorAll("button.card")];
+  for (const b of box.querySelectorAll(".row-break")) b.remove();
+  if (!cards.length) return;
+  const width = box.clientWidth - 1; // a pixel to spare for rounding
+  const face = cards[0].querySelector(".cf");
+  const cw = face ? face.offsetWidth : 56;
+  const gap = 4;
+  const n = cards.length;
+  let rows = 1;
+  let per = n;
+  let slot = cw + gap;
+  const most = maxRows();
+  for (rows = 1; rows <= most; rows++) {
+    per = Math.ceil(n / rows);
+    slot = per > 1 ? Math.min(cw + gap, (width - cw) / (per - 1)) : cw + gap;
+    if (slot >= MIN_SLOT || slot >= cw + gap) break;
+  }
+  rows = Math.min(rows, most);
+  per = Math.ceil(n / rows);
+  // Spread the cards evenly over the rows (8 + 7, not 13 + 2).
+  per = Math.ceil(n / Math.ceil(n / per));
+  slot = per > 1 ? Math.min(cw + gap, (width - cw) / (per - 1)) : cw + gap;
+  box.style.setProperty("--slot", `${Math.floor(slot * 10) / 10}px`);
+  // The stylesheet gives the other parts less room on a short screen when the hand needs more.
+  const area = box.closest(".play-area");
+  if (area) area.dataset.handRows = String(Math.ceil(n / per));
+  box.classList.toggle("overlap", slot < cw);
+  cards.forEach((c, i) => {
+    const end = (i + 1) % per === 0 || i === n - 1;
+    c.classList.toggle("row-end", end);
+    if (end && i !== n - 1) c.after(Object.assign(document.createElement("span"), { className: "row-break" }));
+  });
+}
+
+// ---------------------------------------------------------------------- taps and drags
+let installed = false;
+
+export function installTable(root, getGame) {
+  if (installed) return;
+  installed = true;
+  window.addEventListener("resize", () => {
+    for (const box of document.querySelectorAll(".hand-cards")) fitHand(box);
+  });
+  // A tap on the stock draws, on the pile takes it or (one card picked) discards there; on
+  // one of your team's melds, stages the picked cards onto it.  Buttons do the same for keys.
+  root.addEventListener("click", (e) => {
+    const g = getGame();
+    if (!g || !g.view || !g.myMove || dragged) return;
+    if (e.target.closest("button, a, summary, select, input, details")) return;
+    const onStock = e.target.closest(".stock");
+    const onPile = e.target.closest(".pile");
+    const onMeld = e.target.closest(".team.ours");
+    if (onStock && (g.has("draw") || g.has("stop"))) g.draw();
+    else if (onPile) playOnPile(g);
+    else if (onMeld) playOnMeld(g, e.target.closest(".meld"));
+  });
+  root.addEventListener("pointerdown", (e) => startDrag(e, getGame()));
+}
+
+function playOnPile(g) {
+  const picked = g.pickedTokens();
+  if (g.hasPrefix("take-pile") && !(picked.length === 1 && g.hasPrefix("discard"))) g.takePile();
+  else if (g.hasPrefix("discard")) g.discard();
+}
+
+function playOnMeld(g, meld) {
+  if (!g.pickedTokens().length) return;
+  const slot = meld ? meld.dataset.slot : undefined;
+  const error = g.stage(slot);
+  g.hooks.say(error || "Staged. Pick more, or Lay down (Enter).");
+  g.hooks.render();
+}
+
+let drag = null;
+let dragged = false;
+
+function startDrag(e, g) {
+  const card = e.target.closest(".hand button.card");
+  if (!card || !g || !g.myMove || e.button > 0) return;
+  drag = { card, token: card.dataset.card, x: e.clientX, y: e.clientY, ghost: null, g, id: e.pointerId };
+  dragged = false;
+  window.addEventListener("pointermove", moveDrag);
+  window.addEventListener("pointerup", endDrag, { once: true });
+  window.addEventListener("pointercancel", cancelDrag, { once: true });
+}
+
+function moveDrag(e) {
+  if (!drag || e.pointerId !== drag.id) return;
+  const dx = e.clientX - drag.x;
+  const dy = e.clientY - drag.y;
+  if (!drag.ghost) {
+    if (Math.hypot(dx, dy) < 12) return;
+    const face = drag.card.querySelector(".cf").cloneNode(true);
+    const box = drag.card.getBoundingClientRect();
+    drag.ghost = Object.assign(document.createElement("div"), { className: "drag-ghost card" });
+    drag.ghost.append(face);
+    drag.ghost.style.left = `${box.left}px`;
+    drag.ghost.style.top = `${box.top}px`;
+    document.body.append(drag.ghost);
+  }
+  drag.ghost.style.transform = `translate(${dx}px, ${dy}px)`;
+  const over = dropTarget(e);
+  for (const el of document.querySelectorAll(".drop-over")) if (el !== over) el.classList.remove("drop-over");
+  if (over) over.classList.add("drop-over");
+}
+
+function dropTarget(e) {
+  const el = document.elementFromPoint(e.clientX, e.clientY);
+  if (!el) return null;
+  return el.closest(".meld") && el.closest(".team.ours") ? el.closest(".meld")
+    : el.closest(".team.ours") || el.closest(".pile");
+}
+
+function endDrag(e) {
+  const d = drag;
+  cancelDrag();
+  if (!d || !d.ghost) return;
+  // The click that follows a drag must not pick the card as well.
+  dragged = true;
+  setTimeout(() => { dragged = false; }, 0);
+  d.card.addEventListener("click", (ev) => ev.stopImmediatePropagation(), { once: true, capture: true });
+  const over = dropTarget(e);
+  if (!over) return;
+  const g = d.g;
+  if (over.classList.contains("pile")) {
+    if (g.hasPrefix("discard")) g.discard(d.token);
+    return;
+  }
+  // Onto a meld: the dragged card joins whatever is picked, then all are staged there.
+  if (!(g.picked[d.token] > 0 && d.card.classList.contains("picked"))) {
+    const error = g.pick(d.token);
+    if (error) { g.hooks.say(error); g.hooks.render(); return; }
+  }
+  playOnMeld(g, over.classList.contains("meld") ? over : null);
+}
+
+function cancelDrag() {
+  window.removeEventListener("pointermove", moveDrag);
+  if (drag && drag.ghost) drag.ghost.remove();
+  for (const el of document.querySelectorAll(".drop-over")) el.classList.remove("drop-over");
+  drag = null;
+}
