@@ -1,0 +1,226 @@
+"""Web Push: subscriptions stored with the seat (readable only with its token, dropped when the
+push service forgets them or the seat changes hands), and "your turn" pushed through the real
+push library to a push endpoint served by the test itself, which checks the VAPID signature
+header and decrypts the body with the browser's keys."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import http_ece
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from handfoot.server import push
+from handfoot.server.client import ClientError, TableClient, http_json
+from server_helpers import Server, running_server
+from test_server import autoplay, seated
+
+
+def b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+class Browser:
+    """A browser's side of a subscription: its key pair and auth secret."""
+
+    def __init__(self, endpoint: str) -> None:
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.auth = b"0123456789abcdef"
+        public = self.key.public_key().public_bytes(serialization.Encoding.X962,
+                                                    serialization.PublicFormat.UncompressedPoint)
+        self.subscription = {"endpoint": endpoint,
+                             "keys": {"p256dh": b64(public), "auth": b64(self.auth)}}
+
+    def read(self, body: bytes) -> dict[str, Any]:
+        plain = http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth,
+                                 version="aes128gcm")
+        out: dict[str, Any] = json.loads(plain)
+        return out
+
+
+class PushEndpoint:
+    """A push service on loopback: takes the encrypted POST; ``/gone/...`` answers 410."""
+
+    def __init__(self) -> None:
+        self.received: list[tuple[str, dict[str, str], bytes]] = []
+        self.arrived = threading.Event()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("content-length", "0")))
+                outer.received.append((self.path, dict(self.headers.items()), body))
+                outer.arrived.set()
+                self.send_response(410 if self.path.startswith("/gone") else 201)
+                self.send_header("content-length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = tmp_path_factory.mktemp("push") / "tables.sqlite3"
+    with running_server(str(db)) as srv:
+        srv.app.state.push.allow_http = True  # the test's push endpoint is plain http
+        yield srv
+
+
+@pytest.fixture
+def endpoint() -> Iterator[PushEndpoint]:
+    ep = PushEndpoint()
+    yield ep
+    ep.close()
+
+
+def on_server(server: Server, work: Any) -> Any:
+    return asyncio.run_coroutine_threadsafe(work, server.hall.loop).result(10)
+
+
+def api(server: Server, path: str, body: dict[str, Any]) -> Any:
+    return http_json(f"{server.base}{path}", body)
+
+
+# ====================================================================== the key
+def test_the_key_is_made_once_and_kept_beside_the_database(server: Server) -> None:
+    path = Path(server.db).parent / push.KEY_FILE
+    assert path.exists() and path.stat().st_mode & 0o077 == 0  # the owner's only
+    key = http_json(f"{server.base}/api/push/key")["key"]
+    raw = base64.urlsafe_b64decode(key + "==")
+    assert len(raw) == 65 and raw[0] == 4  # an uncompressed P-256 point
+    again = push.load_or_make_key(path)
+    assert push.public_key(again) == key
+    assert push.key_path("postgresql://x/y", "/srv/k.pem") == Path("/srv/k.pem")
+
+
+# ====================================================================== storage
+def test_a_subscription_is_readable_only_with_its_seats_token(server: Server,
+                                                              endpoint: PushEndpoint) -> None:
+    async def go() -> None:
+        made, clients = await seated(server, {0: "Ann", 3: "Bob"}, start=False)
+        table = made["table"]
+        ann, bob = clients[0].seat_token, clients[3].seat_token
+        assert ann and bob
+        phone = Browser(f"{endpoint.base}/bob-phone")
+        got = api(server, "/api/push/subscribe", {"table": table, "seat_token": bob,
+                                                  "subscription": phone.subscription})
+        assert got == {"subscribed": True, "seat": 3}
+        mine = api(server, "/api/push/subscription", {"table": table, "seat_token": bob})
+        assert mine == {"seat": 3, "endpoints": [f"{endpoint.base}/bob-phone"]}
+        # Ann's token reads Ann's seat, which has none; a made-up token reads nothing.
+        assert api(server, "/api/push/subscription",
+                   {"table": table, "seat_token": ann})["endpoints"] == []
+        with pytest.raises(ClientError, match="403"):
+            api(server, "/api/push/subscription", {"table": table, "seat_token": "s-nope"})
+        # An endpoint that is not a push service's https address is refused, with why.
+        server.app.state.push.allow_http = False
+        try:
+            with pytest.raises(ClientError, match="https"):
+                api(server, "/api/push/subscribe", {"table": table, "seat_token": ann,
+                                                    "subscription": phone.subscription})
+        finally:
+            server.app.state.push.allow_http = True
+        with pytest.raises(ClientError, match="keys"):
+            api(server, "/api/push/subscribe", {"table": table, "seat_token": ann, "subscription":
+                                                {"endpoint": "https://push.test/x", "keys": {}}})
+        # Bob gives his seat up and Cy takes it: Bob's phone is never told of Cy's turns.
+        await clients[3].send({"type": "leave"})
+        await clients[3].until("table")
+        cy = await TableClient.connect(made["websocket"])
+        await cy.join(3, "Cy")
+        assert cy.seat_token
+        storage = server.hall.storage
+        assert on_server(server, push.subscriptions(storage, table, 3)) == []
+        assert api(server, "/api/push/subscription",
+                   {"table": table, "seat_token": cy.seat_token})["endpoints"] == []
+        for c in (*clients.values(), cy):
+            await c.close()
+
+    asyncio.run(go())
+
+
+def test_a_subscription_the_push_service_forgot_is_removed(server: Server,
+                                                           endpoint: PushEndpoint) -> None:
+    async def go() -> None:
+        made, clients = await seated(server, {0: "Ann"}, start=False)
+        table, token = made["table"], clients[0].seat_token
+        gone = Browser(f"{endpoint.base}/gone/1")
+        kept = Browser(f"{endpoint.base}/kept/1")
+        for b in (gone, kept):
+            api(server, "/api/push/subscribe", {"table": table, "seat_token": token,
+                                                "subscription": b.subscription})
+        pusher = server.app.state.push
+        sent = on_server(server, pusher.send_seat(table, 0, {"title": "t", "body": "b"}))
+        assert sent == 1
+        assert sorted(p for p, _, _ in endpoint.received) == ["/gone/1", "/kept/1"]
+        left = api(server, "/api/push/subscription", {"table": table, "seat_token": token})
+        assert left["endpoints"] == [f"{endpoint.base}/kept/1"]
+        await clients[0].close()
+
+    asyncio.run(go())
+
+
+# ====================================================================== the push
+def test_your_turn_is_pushed_once_to_a_person_who_is_away(server: Server,
+                                                          endpoint: PushEndpoint) -> None:
+    """Bob (seat 3) subscribes and closes his page; Ann plays with two bots, and when Bob's turn
+    comes his phone gets one push, signed with the server's VAPID key, that only his browser's
+    keys decrypt."""
+
+    async def go() -> None:
+        made, clients = await seated(server, {0: "Ann", 3: "Bob"}, start=False,
+                                     options={"seat_hold": 30}, name="Sunday game")
+        table = made["table"]
+        phone = Browser(f"{endpoint.base}/bob")
+        api(server, "/api/push/subscribe", {"table": table, "seat_token": clients[3].seat_token,
+                                            "subscription": phone.subscription})
+        await clients[3].close()
+        ann = clients[0]
+        await ann.send({"type": "start"})
+        await ann.until("state")
+        loop = asyncio.get_running_loop()
+        await autoplay([ann], stop=lambda: endpoint.arrived.is_set(), timeout=30)
+        assert await loop.run_in_executor(None, endpoint.arrived.wait, 10)
+        path, headers, body = endpoint.received[0]
+        assert path == "/bob"
+        head = {k.lower(): v for k, v in headers.items()}
+        scheme, _, params = head["authorization"].partition(" ")
+        assert scheme == "vapid"
+        fields = dict(part.strip().split("=", 1) for part in params.split(","))
+        assert fields["k"] == http_json(f"{server.base}/api/push/key")["key"]
+        assert fields["t"].count(".") == 2  # a signed JWT
+        assert head["content-encoding"] == "aes128gcm" and int(head["ttl"]) > 0
+        assert b"Your turn" not in body  # encrypted
+        message = phone.read(body)
+        assert message == {"title": "Your turn", "body": "Sunday game: it is your turn to play.",
+                           "url": f"/t/{table}", "tag": f"handfoot-{table}"}
+        # The same turn published again tells nobody twice.
+        live = server.hall.tables[table]
+        assert live.keeper.game.actor == 3
+
+        async def again() -> None:
+            push.published(live)
+            await asyncio.sleep(0.2)
+
+        on_server(server, again())
+        assert len(endpoint.received) == 1
+        await ann.close()
+
+    asyncio.run(go())
