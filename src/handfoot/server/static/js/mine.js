@@ -35,7 +35,8 @@ function row(t) {
     h("a", { class: "mn-name-link", href: t.url }, t.name || "A table"),
     h("span", { class: "mn-when" }, t.last_move ? h("time", { datetime: t.last_move, title: t.last_move }, ago(t.last_move)) : null),
     h("span", { class: "mn-turn" }, turnWords(t)),
-    h("span", { class: "mn-facts" }, `You: ${t.seat_name || `seat ${t.seat + 1}`} · ${t.rules}${t.game ? ` · game ${t.game}` : ""}`));
+    h("span", { class: "mn-facts" }, `You: ${t.seat_name || `seat ${t.seat + 1}`} · ${t.rules}${t.game ? ` · game ${t.game}` : ""}`,
+      t.status === "over" && t.game ? [" · ", h("a", { href: `/replay/${encodeURIComponent(t.table)}?game=${t.game}` }, "replay")] : null));
 }
 
 function pct(share) {
@@ -50,19 +51,21 @@ function history(lines) {
   }
   const me = store.playerName();
   const sorted = [...lines].sort((a, b) => (b.name === me) - (a.name === me));
-  fill(el, h("div", { class: "mn-scroll" }, h("table", { class: "mn-history", id: "history-table" },
-    h("caption", { class: "mn-note" }, "Per name and rule set. Round score and canastas are the name's team's."),
-    h("thead", {}, h("tr", {},
-      h("th", { scope: "col" }, "Name"), h("th", { scope: "col" }, "Rules"),
-      h("th", { scope: "col" }, "Games"), h("th", { scope: "col" }, "Won"),
-      h("th", { scope: "col" }, "Avg round"), h("th", { scope: "col", class: "wide" }, "Canastas"),
-      h("th", { scope: "col" }, "Went out"))),
-    h("tbody", {}, sorted.map((l) => h("tr", { class: l.name === me ? "me" : null },
-      h("td", {}, l.name || "(no name)"), h("td", {}, l.rules),
-      h("td", {}, String(l.games)), h("td", {}, String(l.won)),
-      h("td", {}, l.average_round === null ? "–" : String(l.average_round)),
-      h("td", { class: "wide" }, String(l.canastas)),
-      h("td", { title: `${l.went_out} of ${l.rounds} rounds` }, `${l.went_out} (${pct(l.went_out_share)})`)))))));
+  // Each cell names its column (data-label): a phone shows every line as a small card.
+  const cell = (label, text, attrs = {}) => h("td", { ...attrs, "data-label": label }, text);
+  fill(el, h("p", { class: "mn-note" }, "Per name and rule set. Round score and canastas are the name's team's."),
+    h("table", { class: "mn-history", id: "history-table" },
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, "Name"), h("th", { scope: "col" }, "Rules"),
+        h("th", { scope: "col" }, "Games"), h("th", { scope: "col" }, "Won"),
+        h("th", { scope: "col" }, "Avg round"), h("th", { scope: "col" }, "Canastas"),
+        h("th", { scope: "col" }, "Went out"))),
+      h("tbody", {}, sorted.map((l) => h("tr", { class: l.name === me ? "me" : null },
+        cell("Name", l.name || "(no name)"), cell("Rules", l.rules),
+        cell("Games", String(l.games)), cell("Won", String(l.won)),
+        cell("Avg round", l.average_round === null ? "–" : String(l.average_round)),
+        cell("Canastas", String(l.canastas)),
+        cell("Went out", `${l.went_out} of ${l.rounds} rounds (${pct(l.went_out_share)})`))))));
 }
 
 function gone(unknown) {
