@@ -224,3 +224,56 @@ def test_your_turn_is_pushed_once_to_a_person_who_is_away(server: Server,
         await ann.close()
 
     asyncio.run(go())
+
+
+# ====================================================================== both databases
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield str(tmp_path / "tables.sqlite3")
+    else:
+        yield request.getfixturevalue("postgres_url")
+
+
+def test_subscriptions_are_kept_with_the_seat_in_either_database(database: str) -> None:
+    from handfoot.presets import preset
+    from handfoot.server.storage import SeatRow, Storage, TableRow
+    from handfoot.server.tokens import new_table_id, token_hash
+
+    async def go() -> None:
+        storage = await Storage.open(database)
+        try:
+            table = new_table_id()
+            await storage.create_table(
+                TableRow(table, "h", "Friday", "", preset("hand-and-foot").to_mapping(), {},
+                         "lobby", 0, 0),
+                [SeatRow(0, "Ann", token_hash("s-ann"), "heuristic"),
+                 SeatRow(1, "Bob", token_hash("s-bob"), "heuristic")])
+            sub = Browser("https://push.test/ann").subscription
+            assert await push.seat_of(storage, table, "s-ann") == 0
+            assert await push.seat_of(storage, table, "s-nobody") is None
+            await push.subscribe(storage, table, 0, "s-ann", sub)
+            await push.subscribe(storage, table, 0, "s-ann", sub)  # again: kept once
+            assert await push.subscriptions(storage, table, 0) == [sub]
+            assert await push.subscriptions(storage, table, 0, "s-ann") == [sub]
+            assert await push.subscriptions(storage, table, 0, "s-bob") == []
+            assert await push.subscriptions(storage, table, 1) == []
+            for n in range(push.MAX_PER_SEAT + 2):
+                await push.subscribe(storage, table, 1, "s-bob",
+                                     Browser(f"https://push.test/bob{n}").subscription)
+            assert len(await push.subscriptions(storage, table, 1)) == push.MAX_PER_SEAT
+            # The seat changes hands: Ann's browser is not told of the new owner's turns.
+            await storage.set_seat(table, 0, "Cy", token_hash("s-cy"))
+            assert await push.subscriptions(storage, table, 0) == []
+            await push.forget_endpoint(storage, "https://push.test/bob3")
+            assert "https://push.test/bob3" not in [
+                s["endpoint"] for s in await push.subscriptions(storage, table, 1)]
+            pusher = push.Pusher(storage, push.load_or_make_key(Path(
+                push.key_path(None if database.startswith("postgres") else database))), "x")
+            await pusher._note_move(table)
+            await pusher._note_move(table)  # an upsert: one row a table
+            assert list(await push.last_moves(storage, [table])) == [table]
+        finally:
+            await storage.close()
+
+    asyncio.run(go())

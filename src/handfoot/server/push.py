@@ -26,6 +26,7 @@ import json
 import logging
 import os
 import re
+import time
 import weakref
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -115,8 +116,11 @@ def public_key(vapid: Any) -> str:
 # The tables web_push and web_activity are in storage.SCHEMA.
 
 
-def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+def _now(precise: bool = False) -> str:
+    """UTC, ISO 8601; ``precise``: to the microsecond (a seat's newest subscriptions are
+    told from its oldest by this, and a browser subscribes several within a second)."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ" if precise
+                                      else "%Y-%m-%dT%H:%M:%SZ")
 
 
 async def seat_of(storage: Storage, table_id: str, seat_token: str) -> int | None:
@@ -135,7 +139,8 @@ async def subscribe(storage: Storage, table_id: str, seat: int, seat_token: str,
          (table_id, seat, endpoint)),
         ("INSERT INTO web_push (table_id, seat, token_hash, endpoint, subscription, created)"
          " VALUES (?, ?, ?, ?, ?, ?)",
-         (table_id, seat, token_hash(seat_token), endpoint, json.dumps(subscription), _now())),
+         (table_id, seat, token_hash(seat_token), endpoint, json.dumps(subscription),
+          _now(precise=True))),
     ])
     rows = await storage.db.rows(
         "SELECT endpoint FROM web_push WHERE table_id = ? AND seat = ?"
@@ -205,6 +210,7 @@ class Pusher:
         self.allow_http = False
         self._told: dict[str, tuple[int, int, int, int]] = {}  # table -> last turn pushed
         self._seen: dict[str, tuple[int, int, int, int]] = {}  # table -> last turn seen
+        self._noted: dict[str, float] = {}  # table -> when its last move's time was written
         self._tasks: set[asyncio.Task[None]] = set()
         self.sent = 0  # pushes the push services accepted (for tests and /api/stats readers)
 
@@ -244,14 +250,19 @@ class Pusher:
     def published(self, table: Table) -> None:
         """A table published an update (its lock is held): note the move's time, and push to
         the person whose turn begins if they are not at the table."""
-        self._spawn(self._note_move(table.id))
         keeper = table.keeper
-        if keeper is None or table.status != "playing":
+        g = keeper.game if keeper is not None else None
+        turn = (table.game_no, g.round_no, g.turns, g.actor) if g is not None else None
+        # The last move's time is for people ("5 min ago"): written when a turn changes hands,
+        # or a minute after the last write, not once per action.
+        now = time.monotonic()
+        if turn != self._seen.get(table.id) or now - self._noted.get(table.id, 0.0) > 60:
+            self._noted[table.id] = now
+            self._spawn(self._note_move(table.id))
+        if keeper is None or g is None or turn is None or table.status != "playing" or g.over:
+            for kept in (self._seen, self._told, self._noted):
+                kept.pop(table.id, None)
             return
-        g = keeper.game
-        if g.over:
-            return
-        turn = (table.game_no, g.round_no, g.turns, g.actor)
         if self._seen.get(table.id) == turn:
             return
         self._seen[table.id] = turn
