@@ -226,6 +226,35 @@ def test_your_turn_is_pushed_once_to_a_person_who_is_away(server: Server,
     asyncio.run(go())
 
 
+def test_a_hidden_page_is_pushed_to_though_still_connected(server: Server,
+                                                           endpoint: PushEndpoint) -> None:
+    """Bob's phone put his page away (POST /api/push/away) while its connection stays open:
+    his turn is pushed all the same; a page shown again is not pushed to."""
+
+    async def go() -> None:
+        made, clients = await seated(server, {0: "Ann", 3: "Bob"}, start=False)
+        table, token = made["table"], clients[3].seat_token
+        phone = Browser(f"{endpoint.base}/hidden")
+        api(server, "/api/push/subscribe", {"table": table, "seat_token": token,
+                                            "subscription": phone.subscription})
+        assert api(server, "/api/push/away", {"table": table, "seat_token": token,
+                                              "away": True}) == {"away": True}
+        with pytest.raises(ClientError, match="away"):
+            api(server, "/api/push/away", {"table": table, "seat_token": token, "away": "yes"})
+        await clients[0].send({"type": "start"})
+        loop = asyncio.get_running_loop()
+        await autoplay([clients[0]], stop=lambda: endpoint.arrived.is_set(), timeout=30)
+        assert await loop.run_in_executor(None, endpoint.arrived.wait, 10)
+        assert phone.read(endpoint.received[0][2])["title"] == "Your turn"
+        assert server.hall.tables[table].seats[3].client is not None  # still connected
+        api(server, "/api/push/away", {"table": table, "seat_token": token, "away": False})
+        assert (table, 3) not in server.app.state.push.away
+        for c in clients.values():
+            await c.close()
+
+    asyncio.run(go())
+
+
 # ====================================================================== both databases
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:

@@ -142,7 +142,7 @@ def test_a_whole_round_by_clicks_with_three_bots(server: Server, browser: Browse
             assert "download its record" in text and "Watch this game again" in text
             # The summary links the game's replay and breaks every round down.
             assert page.get_attribute("#final-replay", "href") == f"/replay/{table}?game=1"
-            assert page.locator("#final-dialog details.final-rounds section").count() == 1
+            assert page.locator("#final-dialog details.final-rounds > section").count() == 1
             shot(page, "desktop-final")
 
     play_until(player, lambda s: False, on_move=on_move, on_dialog=on_dialog)

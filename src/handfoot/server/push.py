@@ -13,8 +13,10 @@ or 410 has forgotten the subscription: it is removed.
 
 When a table publishes an update (``published``, one call from table.py), this module notes
 the time of the last move and, when a new turn begins for a person who is not connected, sends
-one push to that seat's subscriptions: at most one per turn (a turn is known by its game, round
-and turn number, and by who is asked: the partner asked "may I go out?" is told once too).
+one push to that seat's subscriptions (a person whose page is open but hidden counts as away
+once the page has said so, POST /api/push/away): at most one per turn (a turn is known by its
+game, round and turn number, and by who is asked: the partner asked "may I go out?" is told
+once too).
 """
 
 from __future__ import annotations
@@ -211,6 +213,10 @@ class Pusher:
         self._told: dict[str, tuple[int, int, int, int]] = {}  # table -> last turn pushed
         self._seen: dict[str, tuple[int, int, int, int]] = {}  # table -> last turn seen
         self._noted: dict[str, float] = {}  # table -> when its last move's time was written
+        # Seats whose page is connected but hidden (POST /api/push/away): a phone freezes a
+        # page in the background while its connection may stay open, so the page cannot
+        # show a notification itself; the server pushes as if the person were gone.
+        self.away: set[tuple[str, int]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self.sent = 0  # pushes the push services accepted (for tests and /api/stats readers)
 
@@ -267,7 +273,8 @@ class Pusher:
             return
         self._seen[table.id] = turn
         seat = table.seats[g.actor]
-        if not seat.person or seat.client is not None or seat.driver != PERSON:
+        gone = seat.client is None or (table.id, g.actor) in self.away
+        if not seat.person or not gone or seat.driver != PERSON:
             return
         if self._told.get(table.id) == turn:
             return
@@ -453,7 +460,23 @@ def routes() -> list[BaseRoute]:
         removed = await unsubscribe(pusher.storage, table_id, seat, endpoint)
         return JSONResponse({"removed": removed})
 
+    async def post_away(request: Request) -> Response:
+        try:
+            data = await _body(request)
+            pusher, table_id, seat, _ = await _seat(request, data)
+            away = data.get("away")
+            if not isinstance(away, bool):
+                raise p.ProtocolError("bad_message", "away: expected true or false")
+        except p.ProtocolError as err:
+            return _answer(err)
+        if away:
+            pusher.away.add((table_id, seat))
+        else:
+            pusher.away.discard((table_id, seat))
+        return JSONResponse({"away": away})
+
     return [Route("/api/push/key", key),
+            Route("/api/push/away", post_away, methods=["POST"]),
             Route("/api/push/subscribe", post_subscribe, methods=["POST"]),
             Route("/api/push/subscription", post_subscription, methods=["POST"]),
             Route("/api/push/unsubscribe", post_unsubscribe, methods=["POST"])]

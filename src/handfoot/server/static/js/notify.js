@@ -82,6 +82,7 @@ export function watch(tableId, game, say) {
   let shown = null; // the notification shown for this turn
   let normalIcon = null;
   let button = null;
+  let pushOn = false; // this seat's push subscription was taken by the server this visit
 
   function seatToken() {
     return store.tableKeys(tableId).seat_token || null;
@@ -89,7 +90,10 @@ export function watch(tableId, game, say) {
 
   async function subscribe(quiet) {
     const token = seatToken();
-    if (!token) return false;
+    if (!token) {
+      if (!quiet) say("Notifications are on: take a seat, and you will be told when it is your turn.");
+      return false;
+    }
     let found;
     try {
       found = await pushSubscription();
@@ -107,6 +111,7 @@ export function watch(tableId, game, say) {
       return false;
     }
     if (!quiet) say("Notifications are on: you are told when it is your turn, even with this page closed.");
+    pushOn = true;
     return true;
   }
 
@@ -138,6 +143,7 @@ export function watch(tableId, game, say) {
     if (store.notifyWanted() && Notification.permission === "granted") {
       store.saveNotifyWanted(false);
       paint();
+      pushOn = false;
       await unsubscribe();
       say("Notifications are off. The tab's title still shows when it is your turn.");
       return;
@@ -164,6 +170,7 @@ export function watch(tableId, game, say) {
 
   function tell(answer) {
     if (!store.notifyWanted() || !canNotify() || Notification.permission !== "granted") return;
+    if (pushOn) return; // the server pushes to a hidden page (away, below): one notification
     const g = game();
     const where = (g.table && g.table.name) || "your table";
     const title = answer ? "Your partner asks: may I go out?" : "Your turn";
@@ -211,6 +218,12 @@ export function watch(tableId, game, say) {
   }
 
   document.addEventListener("visibilitychange", () => {
+    // A phone freezes a hidden page, whose connection may stay open: the server is told, and
+    // pushes as if the person had gone.  A beacon still leaves as the page is put away.
+    const token = seatToken();
+    if (pushOn && token && navigator.sendBeacon) {
+      navigator.sendBeacon("/api/push/away", JSON.stringify({ table: tableId, seat_token: token, away: document.hidden }));
+    }
     if (!document.hidden && shown) {
       shown.close();
       shown = null;
