@@ -140,6 +140,7 @@ def test_a_whole_round_by_clicks_with_three_bots(server: Server, browser: Browse
             text = page.inner_text("#final-dialog")
             assert re.search(r"wins with \d+ points|A tie at", text)
             assert "download its record" in text and "Watch this game again" in text
+            assert re.search(r"Winners?: (Your team|Team [A-F]) \(", text)
             # The summary links the game's replay and breaks every round down.
             assert page.get_attribute("#final-replay", "href") == f"/replay/{table}?game=1"
             assert page.locator("#final-dialog details.final-rounds > section").count() == 1

@@ -155,6 +155,7 @@ export function showFinal(g, { host, rematch, record }) {
   const n = v.teams.length;
   return dialog("final-dialog", "The game is over", [
     h("p", { class: "verdict" }, h("strong", {}, verdict)),
+    h("p", { id: "final-winners" }, `${winners.length > 1 ? "Winners" : "Winner"}: ${winners.map((t) => teamName(g, t)).join(" and ")}.`),
     h("table", { class: "final" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"),
         [...Array(n).keys()].map((t) => h("th", { scope: "col" }, t === mine ? "Your team" : `Team ${"ABCDEF"[t]}`)))),
