@@ -59,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
                         "--export TABLE too")
     if args.public_url is not None:
         check_public_url(args.public_url)
+    if args.push_contact is not None and not args.push_contact.startswith(
+            ("mailto:", "https://")):
+        raise UserError(f"--push-contact {args.push_contact!r}: give a mailto: or https:// "
+                        "address")
     if args.export is not None:
         return asyncio.run(_export(args))
     if not 0 < args.port < 65536:
@@ -69,16 +73,13 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--rate must be more than 0")
     _check_listen(args.host, args.port)
     asyncio.run(_check_database(args.db))
+    _check_push_key(args.db, args.push_key)
     import uvicorn
 
     from handfoot.server.app import create_app
     from handfoot.server.protocol import MAX_TRANSPORT_FRAME, Limits
     from handfoot.server.push import PushConfig
 
-    if args.push_contact is not None and not args.push_contact.startswith(
-            ("mailto:", "https://")):
-        raise UserError(f"--push-contact {args.push_contact!r}: give a mailto: or https:// "
-                        "address")
     limits = Limits(rate=args.rate, burst=2 * args.rate) if args.rate else None
     app = create_app(args.db, args.public_url, args.bot_workers, limits=limits,
                      push=PushConfig(args.push_key, args.push_contact))
@@ -133,6 +134,18 @@ def _check_listen(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as err:
             raise UserError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+
+
+def _check_push_key(db: str | None, override: str | None) -> None:
+    """Make (on the first start) or read the Web Push key before serving: a bad file is one
+    line here, not a server that does not start."""
+    from handfoot.server.database import StorageError
+    from handfoot.server.push import key_path, load_or_make_key
+
+    try:
+        load_or_make_key(key_path(db, override))
+    except (StorageError, OSError) as err:
+        raise UserError(f"--push-key: {err}") from None
 
 
 async def _check_database(db: str | None) -> None:
