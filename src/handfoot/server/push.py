@@ -268,6 +268,8 @@ class Pusher:
         if keeper is None or g is None or turn is None or table.status != "playing" or g.over:
             for kept in (self._seen, self._told, self._noted):
                 kept.pop(table.id, None)
+            if g is not None and g.over:
+                self.away = {a for a in self.away if a[0] != table.id}
             return
         if self._seen.get(table.id) == turn:
             return

@@ -112,6 +112,8 @@ export function watch(tableId, game, say) {
     }
     if (!quiet) say("Notifications are on: you are told when it is your turn, even with this page closed.");
     pushOn = true;
+    // A page opened afresh says where it stands (an earlier page may have left "away" behind).
+    postJSON("/api/push/away", { table: tableId, seat_token: token, away: !!document.hidden }).catch(() => null);
     return true;
   }
 
