@@ -167,3 +167,22 @@ def test_my_tables_your_turn_first(server: Server, browser: Browser) -> None:
         shot(page, name, full=True)
         assert not errors, errors
         page.context.close()
+
+
+def test_on_a_phone_notify_me_is_in_the_settings(server: Server, browser: Browser) -> None:
+    """A phone's bar has no room: the toggle is in the Settings dialog, and asks there."""
+    made = server.create(rules={"preset": "hand-and-foot"})
+    page = new_page(browser, PHONE)
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/t/{made['table']}")
+    page.wait_for_selector("#conn.open")
+    assert page.locator("#notify-button").count() == 0
+    bar = page.eval_on_selector("#bar", "e => e.getBoundingClientRect().height")
+    page.click("#settings-button")
+    page.click("#notify-setting")
+    page.wait_for_function("() => document.getElementById('notify-setting')"
+                           ".getAttribute('aria-pressed') === 'true'")
+    assert page.evaluate("window.__asked") == 1
+    assert page.eval_on_selector("#bar", "e => e.getBoundingClientRect().height") == bar
+    assert not errors, errors
+    page.context.close()

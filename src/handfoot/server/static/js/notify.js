@@ -81,7 +81,7 @@ export function watch(tableId, game, say) {
   let wasMine = false;
   let shown = null; // the notification shown for this turn
   let normalIcon = null;
-  let button = null;
+  const buttons = new Set(); // the bar's button, and the one in an open Settings dialog
   let pushOn = false; // this seat's push subscription was taken by the server this visit
 
   function seatToken() {
@@ -130,11 +130,16 @@ export function watch(tableId, game, say) {
   }
 
   function paint() {
-    if (!button) return;
     const on = store.notifyWanted() && canNotify() && Notification.permission === "granted";
-    button.textContent = on ? "Notifying" : "Notify me";
-    button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.title = on ? "You are told when it is your turn. Click to stop." : "Be told when it is your turn, even when this page is hidden or closed.";
+    for (const button of buttons) {
+      if (!button.isConnected) {
+        buttons.delete(button);
+        continue;
+      }
+      button.textContent = on ? "Notifying" : "Notify me";
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.title = on ? "You are told when it is your turn. Click to stop." : "Be told when it is your turn, even when this page is hidden or closed.";
+    }
   }
 
   async function toggle() {
@@ -162,13 +167,30 @@ export function watch(tableId, game, say) {
     await subscribe(false);
   }
 
+  // A wide screen has room in the bar; a phone's bar is full, so there the toggle is in the
+  // Settings dialog (added to it when it opens: dialogs.js need not know of it).
+  const narrow = window.matchMedia("(max-width: 600px)");
   function addButton() {
     const bar = document.querySelector(".bar-buttons");
-    if (!bar || byId("notify-button")) return;
-    button = h("button", { type: "button", id: "notify-button", onclick: () => toggle() }, "Notify me");
-    bar.prepend(button);
+    const old = byId("notify-button");
+    if (narrow.matches) {
+      if (old) old.remove();
+    } else if (bar && !old) {
+      const button = h("button", { type: "button", id: "notify-button", onclick: () => toggle() }, "Notify me");
+      buttons.add(button);
+      bar.prepend(button);
+    }
     paint();
   }
+  narrow.addEventListener("change", addButton);
+  byId("settings-button")?.addEventListener("click", () => {
+    const body = document.querySelector("#settings-dialog .dialog-body");
+    if (!body || byId("notify-setting")) return;
+    const button = h("button", { type: "button", id: "notify-setting", onclick: () => toggle() }, "Notify me");
+    buttons.add(button);
+    body.append(h("p", { class: "notify-setting" }, button, " when it is your turn, even with this page hidden or closed."));
+    paint();
+  });
 
   function tell(answer) {
     if (!store.notifyWanted() || !canNotify() || Notification.permission !== "granted") return;
