@@ -178,7 +178,11 @@ async def my_tables(hall: Hall, seats: list[tuple[str, str]]) -> dict[str, Any]:
         turn: int | None = None
         asked = False
         if status == "playing":
-            table = await hall.table(table_id)
+            try:
+                table = await hall.table(table_id)
+            except (StorageError, KeepingError) as err:  # listed without its turn
+                log.error("my tables: table %s does not load: %s", table_id, err)
+                table = None
             if table is not None and table.keeper is not None and not table.keeper.game.over:
                 g = table.keeper.game
                 turn, asked = g.actor, g.actor != g.seat

@@ -368,8 +368,12 @@ _PUSHERS: weakref.WeakKeyDictionary[Storage, Pusher] = weakref.WeakKeyDictionary
 def published(table: Table) -> None:
     """Table.py's one call, after every update it publishes."""
     pusher = _PUSHERS.get(table.storage)
-    if pusher is not None:
+    if pusher is None:
+        return
+    try:
         pusher.published(table)
+    except Exception:  # a notice must never disturb the table it is about
+        log.exception("table %s: noting the update for push failed", table.id)
 
 
 # ====================================================================== routes
