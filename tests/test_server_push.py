@@ -306,3 +306,47 @@ def test_subscriptions_are_kept_with_the_seat_in_either_database(database: str) 
             await storage.close()
 
     asyncio.run(go())
+
+
+def test_the_partner_asked_is_told_once_and_a_connected_person_not_at_all(tmp_path: Path) -> None:
+    """The hook's choices, on a table made of plain objects: who is told, what, and how often."""
+    from types import SimpleNamespace
+
+    sent: list[tuple[int, dict[str, Any]]] = []
+
+    async def go() -> None:
+        pusher = push.Pusher(SimpleNamespace(), push.load_or_make_key(tmp_path / "k.pem"), "x")
+
+        async def send_seat(table_id: str, seat: int, message: dict[str, Any]) -> int:
+            sent.append((seat, message))
+            return 1
+
+        async def note(table_id: str) -> None:
+            pass
+
+        pusher.send_seat = send_seat  # type: ignore[method-assign]
+        pusher._note_move = note  # type: ignore[method-assign]
+        game = SimpleNamespace(round_no=1, turns=7, actor=2, seat=0, over=False)
+        seats = [SimpleNamespace(person=True, client=object(), driver="person"),
+                 SimpleNamespace(person=False, client=None, driver="bot"),
+                 SimpleNamespace(person=True, client=None, driver="person"),
+                 SimpleNamespace(person=False, client=None, driver="bot")]
+        table = SimpleNamespace(id="T1", name="Sunday", status="playing", game_no=1,
+                                keeper=SimpleNamespace(game=game, names=["Ann", "", "Cy", ""]),
+                                seats=seats)
+        for _ in range(3):
+            pusher.published(table)  # type: ignore[arg-type]
+        game.actor = 0  # back to Ann, who asked: connected, not told
+        pusher.published(table)  # type: ignore[arg-type]
+        game.actor = 2
+        pusher.published(table)  # type: ignore[arg-type]  # the same turn's question: once
+        game.turns, game.seat = 9, 2  # Cy's own turn
+        pusher.published(table)  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+
+    asyncio.run(go())
+    assert [seat for seat, _ in sent] == [2, 2]
+    assert sent[0][1]["title"] == "Ann asks: may I go out?"
+    assert sent[0][1]["body"] == "Sunday: answer yes or no."
+    assert sent[1][1]["title"] == "Your turn"
