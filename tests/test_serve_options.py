@@ -17,6 +17,7 @@ from handfoot.cli.serve import check_public_url
     (["serve", "--public-url", "http:///t"], "is not a web address"),
     (["serve", "--public-url", "http://cards.example.org:99999"], "out of range"),
     (["serve", "--public-url", "https://cards.example.org/?x=1"], "?query or #fragment"),
+    (["serve", "--push-contact", "me@example.org"], "give a mailto: or https://"),
 ])
 def test_options_that_would_do_nothing_or_break_invites_are_refused(
         argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:

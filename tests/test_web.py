@@ -139,7 +139,11 @@ def test_a_whole_round_by_clicks_with_three_bots(server: Server, browser: Browse
         if dialog == "final-dialog":
             text = page.inner_text("#final-dialog")
             assert re.search(r"wins with \d+ points|A tie at", text)
-            assert "Download the game record" in text
+            assert "download its record" in text and "Watch this game again" in text
+            assert re.search(r"Winners?: (Your team|Team [A-F]) \(", text)
+            # The summary links the game's replay and breaks every round down.
+            assert page.get_attribute("#final-replay", "href") == f"/replay/{table}?game=1"
+            assert page.locator("#final-dialog details.final-rounds > section").count() == 1
             shot(page, "desktop-final")
 
     play_until(player, lambda s: False, on_move=on_move, on_dialog=on_dialog)

@@ -33,6 +33,14 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--rate", type=float, default=None, metavar="N",
                         help="messages a second one connection may send, in bursts of twice "
                         "that (default: 10; people need far fewer, scripted clients more)")
+    parser.add_argument("--push-key", default=None, metavar="PATH",
+                        help="the Web Push (VAPID) key's PEM file, made on the first start "
+                        "(default: push-key.pem beside the SQLite database; with PostgreSQL, in "
+                        "the user data folder: give every process the same file)")
+    parser.add_argument("--push-contact", default=None, metavar="MAILTO_OR_URL",
+                        help="whom push services may write to about this server's pushes, "
+                        "e.g. mailto:you@example.org (default: mailto:handfoot@localhost; some "
+                        "services, Apple's among them, want a real address)")
     parser.add_argument("--log-level", default="warning",
                         choices=["critical", "error", "warning", "info", "debug"])
     parser.add_argument("--export", metavar="TABLE", default=None,
@@ -51,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
                         "--export TABLE too")
     if args.public_url is not None:
         check_public_url(args.public_url)
+    if args.push_contact is not None and not args.push_contact.startswith(
+            ("mailto:", "https://")):
+        raise UserError(f"--push-contact {args.push_contact!r}: give a mailto: or https:// "
+                        "address")
     if args.export is not None:
         return asyncio.run(_export(args))
     if not 0 < args.port < 65536:
@@ -61,13 +73,16 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--rate must be more than 0")
     _check_listen(args.host, args.port)
     asyncio.run(_check_database(args.db))
+    _check_push_key(args.db, args.push_key)
     import uvicorn
 
     from handfoot.server.app import create_app
     from handfoot.server.protocol import MAX_TRANSPORT_FRAME, Limits
+    from handfoot.server.push import PushConfig
 
     limits = Limits(rate=args.rate, burst=2 * args.rate) if args.rate else None
-    app = create_app(args.db, args.public_url, args.bot_workers, limits=limits)
+    app = create_app(args.db, args.public_url, args.bot_workers, limits=limits,
+                     push=PushConfig(args.push_key, args.push_contact))
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
                             ws_max_size=MAX_TRANSPORT_FRAME, lifespan="on",
                             proxy_headers=True, timeout_graceful_shutdown=3)
@@ -119,6 +134,18 @@ def _check_listen(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as err:
             raise UserError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+
+
+def _check_push_key(db: str | None, override: str | None) -> None:
+    """Make (on the first start) or read the Web Push key before serving: a bad file is one
+    line here, not a server that does not start."""
+    from handfoot.server.database import StorageError
+    from handfoot.server.push import key_path, load_or_make_key
+
+    try:
+        load_or_make_key(key_path(db, override))
+    except (StorageError, OSError) as err:
+        raise UserError(f"--push-key: {err}") from None
 
 
 async def _check_database(db: str | None) -> None:

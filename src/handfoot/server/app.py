@@ -36,6 +36,9 @@ from .connection import Connection
 from .database import StorageError
 from .drivers import BOTS, BotRunner
 from .keeping import KeepingError, export_json
+from .mine import routes as mine_routes
+from .push import PushConfig, Pusher
+from .push import routes as push_routes
 from .pwa import routes as app_routes
 from .replays import routes as replay_routes
 from .rule_texts import clause_text
@@ -315,6 +318,11 @@ async def home(request: Request) -> Response:
     return HTMLResponse(_page(), headers=PAGE_HEADERS)
 
 
+async def mine_page(request: Request) -> Response:
+    """"My tables": the page asks for its tables with the tokens it keeps (POST /api/mine)."""
+    return HTMLResponse((STATIC / "mine.html").read_text(encoding="utf-8"), headers=PAGE_HEADERS)
+
+
 async def table_page(request: Request) -> Response:
     summary = await _hall(request).storage.summary(request.path_params["table"])
     if summary is None:
@@ -353,8 +361,9 @@ def tune_collector() -> None:
 
 def create_app(db: str | None = None, public_url: str | None = None,
                bot_workers: int | None = None, idle_unload: float = IDLE_UNLOAD,
-               limits: p.Limits | None = None) -> Starlette:
-    """The server as an ASGI application: ``db`` is a SQLite path or a postgresql:// URL."""
+               limits: p.Limits | None = None, push: PushConfig | None = None) -> Starlette:
+    """The server as an ASGI application: ``db`` is a SQLite path or a postgresql:// URL;
+    ``push``: where the Web Push key is kept and whom push services may write to (push.py)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -362,10 +371,12 @@ def create_app(db: str | None = None, public_url: str | None = None,
         storage = await Storage.open(db)
         hall = Hall(storage, BotRunner(bot_workers), public_url, idle_unload, limits)
         app.state.hall = hall
+        app.state.push = await Pusher.start(storage, db, push)
         hall.start()
         try:
             yield
         finally:
+            await app.state.push.close()
             await hall.close()
 
     return Starlette(
@@ -373,6 +384,7 @@ def create_app(db: str | None = None, public_url: str | None = None,
             Route("/", home),
             Route("/t/{table}", table_page),
             *lessons.ROUTES,
+            Route("/mine", mine_page),
             Route("/api/info", info),
             Route("/api/rules", rules_form),
             Route("/api/rules/explain", explain_rules, methods=["POST"]),
@@ -384,6 +396,8 @@ def create_app(db: str | None = None, public_url: str | None = None,
             Route("/api/tables/{table}/record", table_record),
             *replay_routes(STATIC, PAGE_HEADERS),
             *app_routes(STATIC),
+            *push_routes(),
+            *mine_routes(),
             WebSocketRoute("/ws/{table}", websocket),
             Mount("/static", Static(directory=STATIC), name="static"),
         ],

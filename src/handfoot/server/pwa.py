@@ -18,7 +18,7 @@ from starlette.routing import BaseRoute, Route
 
 # The page's files the app keeps (pages are kept under their routes, "/" and "/replay").
 KEPT = (".css", ".js", ".png", ".svg", ".webmanifest")
-PAGES = ("/", "/replay", "/lessons", "/manifest.webmanifest")
+PAGES = ("/", "/replay", "/lessons", "/mine", "/manifest.webmanifest")
 
 
 def kept_files(static: Path) -> list[Path]:

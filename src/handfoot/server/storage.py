@@ -73,6 +73,21 @@ SCHEMA = (
         driver TEXT NOT NULL,           -- person or bot
         PRIMARY KEY (table_id, game, seq)
     )""",
+    # Web Push (push.py): a seat's browsers to tell of its turn, each with the hash of the
+    # seat token it was given with (a seat that changes hands is not told for its old owner).
+    """CREATE TABLE IF NOT EXISTS web_push (
+        table_id TEXT NOT NULL REFERENCES web_tables (id),
+        seat INTEGER NOT NULL,
+        token_hash TEXT NOT NULL,       -- SHA-256 of the seat token it was given with
+        endpoint TEXT NOT NULL,         -- the push service's address for one browser
+        subscription TEXT NOT NULL,     -- {endpoint, keys: {p256dh, auth}}, JSON
+        created TEXT NOT NULL,
+        PRIMARY KEY (table_id, seat, endpoint)
+    )""",
+    """CREATE TABLE IF NOT EXISTS web_activity (
+        table_id TEXT PRIMARY KEY REFERENCES web_tables (id),
+        last_move TEXT NOT NULL         -- UTC, ISO 8601: the table's last published move
+    )""",
 )
 
 

@@ -27,6 +27,7 @@ from handfoot.undo import teaches
 from handfoot.views import view
 
 from . import protocol as p
+from . import push
 from .coach import moves_that_apply, table_points
 from .drivers import BotRunner, bot_name
 from .keeping import Checkpoint, GameKeeper, header_mapping, record_mapping
@@ -494,6 +495,7 @@ class Table:
                     built[seat] = text
             client.send(text)
         self._kick()
+        push.published(self)  # "your turn" to a person who is away (push.py)
 
     def _update(self, entry: Entry, seat: int | None) -> dict[str, Any]:
         assert self.keeper is not None

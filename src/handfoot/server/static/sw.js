@@ -34,7 +34,7 @@ function mine(url) {
   if (url.origin !== self.location.origin) return false;
   const p = url.pathname;
   if (p.startsWith("/api/") || p.startsWith("/ws/") || p === "/sw.js") return false;
-  return p === "/" || p === "/replay" || p === "/manifest.webmanifest" ||
+  return p === "/" || p === "/replay" || p === "/mine" || p === "/manifest.webmanifest" ||
     p.startsWith("/static/") || p.startsWith("/t/") || p.startsWith("/replay/");
 }
 
@@ -60,7 +60,8 @@ self.addEventListener("fetch", (event) => {
   event.respondWith((async () => {
     const network = fetch(request).then(async (response) => {
       if (response.ok && (url.pathname.startsWith("/static/") || url.pathname === "/" ||
-          url.pathname === "/replay" || url.pathname === "/manifest.webmanifest")) {
+          url.pathname === "/replay" || url.pathname === "/mine" ||
+          url.pathname === "/manifest.webmanifest")) {
         const cache = await caches.open(CACHE);
         await cache.put(request, response.clone());
       }
@@ -78,5 +79,36 @@ self.addEventListener("fetch", (event) => {
       if (cached) return cached;
       throw err;
     }
+  })());
+});
+
+// Web Push (js/notify.js, server/push.py): the server tells a person who is away that it is
+// their turn.  The message is the server's JSON {title, body, url, tag}; one tag per table, so
+// a newer turn replaces the last one's notification instead of piling up.
+self.addEventListener("push", (event) => {
+  let msg = {};
+  try {
+    msg = event.data ? event.data.json() : {};
+  } catch {
+    msg = { body: event.data ? event.data.text() : "" };
+  }
+  const url = typeof msg.url === "string" && msg.url.startsWith("/") ? msg.url : "/mine";
+  event.waitUntil(self.registration.showNotification(msg.title || "handfoot", {
+    body: msg.body || "It is your turn.", tag: msg.tag || "handfoot", renotify: true,
+    icon: "/static/icons/icon-192.png", badge: "/static/icons/icon-192.png", data: { url },
+  }));
+});
+
+// A click on the notification brings the table forward: its open window if there is one,
+// else a new one.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || "/mine",
+    self.location.origin).href;
+  event.waitUntil((async () => {
+    const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const same = open.find((c) => c.url === url) || open.find((c) => new URL(c.url).pathname === new URL(url).pathname);
+    if (same) return same.focus();
+    return self.clients.openWindow(url);
   })());
 });

@@ -155,13 +155,19 @@ export function showFinal(g, { host, rematch, record }) {
   const n = v.teams.length;
   return dialog("final-dialog", "The game is over", [
     h("p", { class: "verdict" }, h("strong", {}, verdict)),
+    h("p", { id: "final-winners" }, `${winners.length > 1 ? "Winners" : "Winner"}: ${winners.map((t) => teamName(g, t)).join(" and ")}.`),
     h("table", { class: "final" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"),
         [...Array(n).keys()].map((t) => h("th", { scope: "col" }, t === mine ? "Your team" : `Team ${"ABCDEF"[t]}`)))),
       h("tbody", {},
         v.results.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.round)), r.teams.map((t) => h("td", {}, String(t.total))))),
         h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), v.totals.map((t) => h("td", {}, h("strong", {}, String(t))))))),
-    h("p", {}, h("a", { href: record, download: "" }, "Download the game record"), " (for handfoot replay)."),
+    h("details", { class: "final-rounds" }, h("summary", {}, "Each round's breakdown"),
+      v.results.map((r, i) => h("section", {}, h("h3", {}, `Round ${r.round}: ${endingWords(g, r)}`),
+        h("div", { class: "breakdowns" }, breakdown(g, r, i))))),
+    h("p", {}, h("a", { href: `/replay/${encodeURIComponent(g.table.table)}?game=${g.table.game}`, id: "final-replay" }, "Watch this game again"),
+      " step by step, or ", h("a", { href: record, download: "" }, "download its record"), " (for handfoot replay). ",
+      h("a", { href: "/mine" }, "My tables"), "."),
   ], [
     host ? h("button", { type: "button", class: "primary", onclick: (e) => { e.target.closest("dialog").close(); rematch(); } }, "Rematch") : null,
     closeButton(host ? "Close" : "Close"),

@@ -226,7 +226,8 @@ export async function homePage(root) {
       h("h2", {}, "Join a table"),
       h("form", { onsubmit: join },
         h("div", { class: "field" }, h("label", { for: "join-link" }, "Invite link"), joinInput),
-        h("button", { type: "submit" }, "Join")), joinStatus),
+        h("button", { type: "submit" }, "Join")), joinStatus,
+      h("p", {}, h("a", { href: "/mine", id: "mine-link" }, "My tables"), ": every table this browser has a seat at, your turn first, and your history.")),
     mine));
   explain();
   listMine(mine);

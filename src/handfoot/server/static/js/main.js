@@ -11,6 +11,7 @@ import { installKeys } from "./keys.js";
 import * as dialogs from "./dialogs.js";
 import * as store from "./store.js";
 import * as countdown from "./countdown.js";
+import * as notify from "./notify.js";
 
 let settings = store.settings();
 
@@ -69,6 +70,7 @@ class TablePage {
         this.maybeFinal();
       },
     });
+    this.notify = notify.watch(tableId, () => this.game, (text) => this.say(text));
   }
 
   start() {
@@ -133,6 +135,7 @@ class TablePage {
         break;
     }
     if (["table", "state", "update", "chat", "welcome", "joined"].includes(m.type)) this.render();
+    this.notify.update(); // the tab's title and icon while it is your turn (notify.js)
     if (m.type === "state" || m.type === "update") this.afterChange();
   }
 

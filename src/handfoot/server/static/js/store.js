@@ -72,3 +72,30 @@ export function lastRules() {
 export function saveLastRules(rules) {
   write("last_rules", rules);
 }
+
+// Whether the person asked to be told of their turn ("Notify me"): this browser, every table.
+export function notifyWanted() {
+  return read("notify", false) === true;
+}
+
+export function saveNotifyWanted(on) {
+  write("notify", on ? true : null);
+}
+
+// Every table this browser holds a seat token for (the "My tables" page asks the server about
+// them, sending the tokens in a POST body).
+export function seatTokens() {
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key || !key.startsWith(`${PREFIX}table.`)) continue;
+      const table = key.slice(PREFIX.length + "table.".length);
+      const keys = tableKeys(table);
+      if (typeof keys.seat_token === "string") out.push({ table, seat_token: keys.seat_token });
+    }
+  } catch {
+    /* storage not readable: no tables */
+  }
+  return out;
+}
