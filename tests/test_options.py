@@ -143,3 +143,13 @@ def test_example_records_read_and_write_back_the_same() -> None:
         if data.get("format") != "handfoot-record" or data.get("version") != VERSION:
             continue
         assert record_to_json(record_from_mapping(data)) == text, path.name
+
+
+def test_every_kind_has_a_reader_a_writer_and_a_control() -> None:
+    from handfoot.rules import _READERS, _WRITERS
+
+    assert set(_READERS) == set(_WRITERS) == set(KINDS)
+    # The web form draws a control by kind, so an option of a known kind needs no script.
+    script = (ROOT / "src/handfoot/server/static/js/rules_editor.js").read_text(encoding="utf-8")
+    for kind in {o.kind for o in OPTIONS if o.clause is not None}:
+        assert f'case "{kind}"' in script, kind

@@ -34,9 +34,9 @@ READS = (1, 2, 3, VERSION)
 
 def rules_as_played(raw: dict[str, Any], version: int) -> dict[str, Any]:
     """A rules mapping written under format ``version``, with every setting added since filled
-    in as it was played then (off): what a record, or a model's record of its table, meant.
-    Which version added which setting, and how it was played before, the table of options says
-    (options.Option.since and .before)."""
+    in as it was played then (mostly off): what a record, or a model's record of its table,
+    meant.  Which version added which setting, and how it was played before, the table of
+    options says (``Option.since`` and ``Option.played_before``)."""
     if version >= VERSION:
         return raw
     return added_since(version) | raw
