@@ -18,7 +18,7 @@ from pathlib import Path
 from sb3_contrib import MaskablePPO
 
 from handfoot.bots import network
-from handfoot.env.encode import layout_for
+from handfoot.bots.observation import layout_for
 from handfoot.env.engine import make_rules
 
 

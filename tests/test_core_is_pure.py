@@ -285,3 +285,87 @@ def test_the_core_imports_in_one_direction() -> None:
     assert not graph["transitions"] & {"legality", "flow", "engine"}
     assert not graph["legality"] & {"flow", "engine"}
     assert "engine" not in graph["flow"]
+
+
+# ---------------------------------------------------------------------- the outer packages
+# Which outer package may import which (every one may import the core).  Imports inside
+# functions count too: a lazy import is still an arrow, only a later one.  docs/ARCHITECTURE.md
+# draws the same arrows; a new package, or a new arrow, is added here on purpose or not at all.
+ALLOWED_ARROWS: dict[str, frozenset[str]] = {
+    "files": frozenset(),
+    "bots": frozenset(),
+    "sim": frozenset({"bots"}),
+    "env": frozenset({"bots"}),
+    "openspiel": frozenset({"env", "bots"}),
+    "learn": frozenset({"env", "bots", "sim"}),  # learned bots and their training
+    "scorekeeper": frozenset({"files"}),
+    "print": frozenset({"scorekeeper"}),
+    # play --join: the terminal speaks the web table's protocol through server/client.py.
+    "tui": frozenset({"bots", "files", "server"}),
+    "server": frozenset({"bots", "files"}),
+    "cli": frozenset({"*"}),  # the command line starts every room
+}
+
+
+def _outer_imports(source: str, module: tuple[str, ...]) -> list[tuple[str, int]]:
+    """(outer package, line) for every import of another outer package in one module (its
+    path under handfoot/, e.g. ("bots", "policy")), at any depth (module level, in functions,
+    under TYPE_CHECKING) and by importlib with a literal name."""
+    tree = ast.parse(source)
+    here = ["handfoot", *module[:-1]]  # the package a level-1 relative import refers to
+    found: list[tuple[str, int]] = []
+
+    def note(target: list[str], line: int) -> None:
+        if (len(target) >= 2 and target[0] == "handfoot" and target[1] in _subpackages()
+                and target[1] != module[0]):
+            found.append((target[1], line))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                note(alias.name.split("."), node.lineno)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[: len(here) - (node.level - 1)]
+                target = base + (node.module.split(".") if node.module else [])
+            else:
+                target = (node.module or "").split(".")
+            if len(target) == 1:  # `from handfoot import bots` / `from .. import bots`
+                for alias in node.names:
+                    note([*target, alias.name], node.lineno)
+            else:
+                note(target, node.lineno)
+        elif isinstance(node, ast.Call):
+            func = node.func
+            dynamic = (isinstance(func, ast.Name) and func.id == "__import__") or (
+                isinstance(func, ast.Attribute) and func.attr == "import_module")
+            if dynamic and node.args and isinstance(node.args[0], ast.Constant) \
+                    and isinstance(node.args[0].value, str):
+                note(node.args[0].value.split("."), node.lineno)
+    return found
+
+
+def test_outer_packages_import_only_what_the_architecture_allows() -> None:
+    packages = sorted(p.name for p in PACKAGE_DIR.iterdir()
+                      if p.is_dir() and (p / "__init__.py").is_file())
+    unknown = [p for p in packages if p not in ALLOWED_ARROWS]
+    assert not unknown, f"outer packages with no arrows declared here: {unknown}"
+    errors = []
+    for package in packages:
+        allowed = ALLOWED_ARROWS[package]
+        for path in sorted((PACKAGE_DIR / package).rglob("*.py")):
+            module = path.relative_to(PACKAGE_DIR).with_suffix("").parts
+            for target, line in _outer_imports(path.read_text(encoding="utf-8"), module):
+                if "*" not in allowed and target not in allowed:
+                    errors.append(f"{path.relative_to(PACKAGE_DIR)}:{line}: {package} -> "
+                                  f"{target}")
+    assert errors == [], "imports against the arrows of docs/ARCHITECTURE.md:\n" + "\n".join(
+        errors)
+
+
+def test_the_arrow_check_sees_lazy_and_relative_imports() -> None:
+    source = ("def f():\n    from ..env import encode\n    import handfoot.server.app\n"
+              "    from handfoot import tui\n    from . import base\n    from .. import rules\n"
+              "    importlib.import_module('handfoot.sim.arena')\n")
+    found = {target for target, _ in _outer_imports(source, ("bots", "probe"))}
+    assert found == {"env", "server", "tui", "sim"}

@@ -9,15 +9,18 @@ import pytest
 
 from handfoot.clauses import CLAUSES
 from handfoot.cli.main import main
+from handfoot.options import BY_KEY, OPTION_CLAUSE
 from handfoot.presets import PRESET_NAMES, house_rules, preset
-from handfoot.print.explain import OPTION_CLAUSE, SENTENCES, USED, clauses, explain
+from handfoot.print.explain import explain
+from handfoot.rulebook import clauses, sentence
 from handfoot.rules import Rules
 
 OPTIONS = [f.name for f in fields(Rules) if f.name not in ("name", "source")]
 
 
 def test_every_option_has_a_clause_and_a_sentence() -> None:
-    assert set(OPTIONS) == set(OPTION_CLAUSE) == set(SENTENCES)
+    assert set(OPTIONS) == set(OPTION_CLAUSE)
+    assert all(BY_KEY[key].sentence is not None for key in OPTIONS)
     assert set(OPTION_CLAUSE.values()) <= set(CLAUSES)
 
 
@@ -27,8 +30,9 @@ def test_every_option_appears_in_the_explanation(name: str) -> None:
     text = explain(rules, name)
     flat = " ".join(text.split())
     for option in OPTIONS:
-        if USED.get(option, lambda r: True)(rules):
-            assert SENTENCES[option](rules) in flat, option
+        used = BY_KEY[option].used
+        if used is None or used(rules):
+            assert sentence(option, rules) in flat, option
     assert "house rule" not in text and "unchanged" in text
 
 

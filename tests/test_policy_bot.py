@@ -103,7 +103,7 @@ def test_the_numpy_forward_equals_torchs_on_the_same_weights() -> None:
     import numpy as np
 
     from handfoot.bots import network
-    from handfoot.env.encode import encode
+    from handfoot.bots.observation import encode
     from handfoot.env.engine import index_of
 
     if not EXAMPLE.exists():

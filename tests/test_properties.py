@@ -93,6 +93,15 @@ HOUSE_VALUES: dict[str, list[Any]] = {
 TURN_CAPS = [40, 80, 150]
 
 
+def test_every_house_rule_of_other_tables_is_in_the_random_combinations() -> None:
+    # The table of options names them: every option with an "off" that came with record
+    # version 3 or later (issues 21 and 26, and any added since).
+    from handfoot.options import OPTIONS
+
+    added = {o.key for o in OPTIONS if o.off is not None and o.since >= 3}
+    assert added <= set(HOUSE_VALUES), sorted(added - set(HOUSE_VALUES))
+
+
 def combo(name: str, n: int, changes: dict[str, Any], rounds: int, turn_cap: int) -> Rules:
     """A preset with house rules switched on, made playable together: a black three that does
     not block needs a way to be taken; picking the pile up needs the picked-up cards to count."""

@@ -782,7 +782,7 @@ def test_the_words_on_the_table_follow_the_engine(name: str, seed: int) -> None:
 
 def test_words_for_one_deck() -> None:
     from handfoot.presets import house_rules
-    from handfoot.print.explain import decks_words, summary_line
+    from handfoot.rulebook import decks_words, summary_line
 
     assert decks_words(1) == "1 deck" and decks_words(2) == "2 decks"
     rules = house_rules("hand-and-foot", {"decks": 1}, players=2)

@@ -1,7 +1,8 @@
 """The named rule sets, as data, each naming the document it comes from.
 
 A preset is a complete mapping of every rules field.  Settings the five documents share are
-written once in ``_SHARED``; each preset then states what its document says (or, where the
+written once in ``_SHARED``, which starts from every house rule off (options.off_values); each
+preset then states what its document says (or, where the
 document is silent, the decision recorded in docs/RULES.md).  ``PLAYER_COUNTS`` holds the
 documents' changes for other numbers of players.
 """
@@ -12,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import PurePath
 from typing import Any
 
+from .options import off_values
 from .rules import Rules, RulesError, loads_json, loads_toml, parse_value
 
 _CARD_VALUES = {
@@ -19,7 +21,11 @@ _CARD_VALUES = {
     "A": 20, "2": 20, "JK": 50,
 }
 
-_SHARED: dict[str, Any] = {
+# Every preset starts with each option that has an "off" (options.py: the house rules of other
+# tables, and the extra bonuses and penalties) off, and turns on only what its document says;
+# a new house rule is off here without a line of its own.  Then the settings the five
+# documents share.
+_SHARED: dict[str, Any] = off_values() | {
     "players": 4,
     "team_size": 2,
     "rounds": 4,
@@ -28,7 +34,6 @@ _SHARED: dict[str, Any] = {
     "meld_min": 3,
     "canasta_size": 7,
     "naturals_before_wild": 2,
-    "wilds_first": False,
     "add_to_canasta": "never",
     "opening_by": "round",
     "opening_minimums": [50, 90, 120, 150],
@@ -38,32 +43,10 @@ _SHARED: dict[str, Any] = {
     "special_fills_clean": True,
     "clean_fills_dirty": False,
     "turn_cap": 400,
-    "exact_cut_bonus": 0,
-    "knee_reminder_penalty": 0,
-    "over_meld_penalty": 0,
-    "red_three_set_size": 0,
-    "red_three_set_bonus": 0,
-    "red_three_bonus_needs_canasta": False,
     "knee_pickup": "when_empty",
     "empty_before_knee": "forbidden",
     # 000, 001, 003 and 004 say the partner's answer binds (8.5.3).
     "permission_yes": "binding",
-    "canasta_pennies": 0,
-    # House rules of other tables (issue 21): off in every preset, so each plays as written.
-    "jokers": 2,
-    "draw_count": 2,
-    "black_three_book": False,
-    "black_three_blocks": True,
-    "pile_onto_meld": False,
-    "pile_any_card": False,
-    "opening_counts_bonuses": False,
-    "whole_hand_opening": False,
-    "foot_replaces_draw": False,
-    "final_lap": "never",
-    "max_reshuffles": 1,  # only under stock_out = "reshuffle" (decision D24)
-    # Two more from other tables (issue 26), off in every preset as well.
-    "pile_opening_checked": False,
-    "strip_bare": False,
 }
 
 _HAND_AND_FOOT_CANASTAS = {"clean": 500, "dirty": 300, "wild": 1500}

@@ -22,6 +22,7 @@ from .deal import Deal, DealError
 from .engine import Game, wrong_seat
 from .errors import HandfootError
 from .events import Event
+from .options import added_since
 from .rules import Rules, RulesError
 from .scoring import RoundResult
 from .state import RoundEnd
@@ -29,27 +30,16 @@ from .state import RoundEnd
 FORMAT = "handfoot-record"
 VERSION = 4
 READS = (1, 2, 3, VERSION)
-# What version 4 added to the rules (two house rules of issue 26): off in every record before.
-_V3_RULES: dict[str, Any] = {"pile_opening_checked": False, "strip_bare": False}
-# What version 3 added to the rules (the house rules of issue 21): a version-2 record was
-# played without them, which is what these values reproduce.
-_V2_RULES: dict[str, Any] = _V3_RULES | {
-    "jokers": 2, "draw_count": 2, "black_three_book": False, "black_three_blocks": True,
-    "pile_onto_meld": False, "pile_any_card": False, "opening_counts_bonuses": False,
-    "whole_hand_opening": False, "foot_replaces_draw": False, "final_lap": "never",
-    "max_reshuffles": 1,
-}
-# What version 2 added: a version-1 record was played without these either.
-_V1_RULES: dict[str, Any] = _V2_RULES | {"permission_yes": "allows", "canasta_pennies": 0}
-
 
 
 def rules_as_played(raw: dict[str, Any], version: int) -> dict[str, Any]:
     """A rules mapping written under format ``version``, with every setting added since filled
-    in as it was played then (off): what a record, or a model's record of its table, meant."""
+    in as it was played then (mostly off): what a record, or a model's record of its table,
+    meant.  Which version added which setting, and how it was played before, the table of
+    options says (``Option.since`` and ``Option.played_before``)."""
     if version >= VERSION:
         return raw
-    return {1: _V1_RULES, 2: _V2_RULES, 3: _V3_RULES}[version] | raw
+    return added_since(version) | raw
 
 
 _TOP_FIELDS = ("format", "version", "description", "rules", "seed", "first_dealer",

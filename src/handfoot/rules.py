@@ -3,19 +3,27 @@
 Every point on which the rule documents disagree is a field here.  Presets (presets.py) are
 plain mappings of these fields; a table's house rules are a preset plus overrides.  Nothing is
 silently defaulted: a mapping must name every field, and unknown keys, wrong types and
-impossible combinations are refused with the key named.
+impossible combinations are refused with the key named.  Each field is declared, with its
+kind, choices, clause and meaning, in the table of options.py; this module reads and writes the
+mapping form by that table and checks the combinations.
 """
 
 from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from .cards import KIND_TOKENS, NATURAL_RANKS, CardError, agree, parse_kind, plural
 from .errors import HandfootError
+from .options import BY_KEY, Option
+
+# Declared with the options; imported from here by the rest of handfoot as before.
+from .options import CARD_VALUE_KEYS as CARD_VALUE_KEYS
+from .options import CHOICES as CHOICES
+from .options import UNLIMITED as UNLIMITED
 
 
 class RulesError(HandfootError):
@@ -26,99 +34,9 @@ class RulesError(HandfootError):
         self.key = key
 
 
-# Choices of every enumerated option, with what each value means (used by `rules show` and docs).
-CHOICES: dict[str, dict[str, str]] = {
-    "upcard_rejected": {
-        "bury": "a rejected upcard is buried in the middle of the stock and another is turned",
-        "cover": "a rejected upcard stays in the pile and another card is turned onto it",
-    },
-    "red_threes": {
-        "bonus": "red threes are laid face up as bonus cards",
-        "dead": "red threes are never laid: they only cost points if still held",
-    },
-    "red_three_replacement": {
-        "always": "every red three laid is replaced from the stock, wherever it was found",
-        "not_from_packets": "replaced when dealt in the hand or drawn, not when found in a "
-        "knee or foot",
-        "first_packet_only": "replaced only while the player is still in the first packet",
-        "never": "never replaced",
-    },
-    "pile_pair": {
-        "natural": "two natural cards of the top card's rank",
-        "meldable": "any two cards that make a legal meld with the top card",
-    },
-    "pile_wild_top": {
-        "matching_pair": "a wild card on top is taken only with two of the same wild "
-        "(two 2s for a 2, two jokers for a joker)",
-        "blocked": "a wild card on top cannot be taken",
-    },
-    "pile_before_opening": {
-        "top_card_counts": "allowed; the top card counts toward the minimum, the cards "
-        "beneath do not",
-        "hand_only": "allowed only if the minimum is met from the hand, the top card not "
-        "counting",
-        "top_card_only": "allowed, but only the top card is taken",
-        "never": "not allowed until the team has made its opening",
-    },
-    "add_to_canasta": {
-        "never": "a canasta is closed at its size; another meld of the rank may be started",
-        "always": "a canasta keeps growing; the rank's meld stays open",
-        "not_special": "a canasta keeps growing unless it is a wild canasta or a rank canasta "
-        "with its own bonus (such as 7s and 5s)",
-    },
-    "wild_ratio": {
-        "fewer_than_naturals": "a meld always has more naturals than wild cards",
-        "at_most_half": "a meld has at most half as many wild cards as naturals",
-        "at_most_naturals": "wild cards never outnumber naturals",
-        "none": "no ratio; only the count limits apply",
-    },
-    "opening_by": {
-        "round": "the opening minimum follows the round number",
-        "score": "the opening minimum follows the team's game score",
-    },
-    "knee_pickup": {
-        "team_first_canasta": "the knee is picked up when the team finishes its first canasta: "
-        "the finisher at once, partners on their next turn after drawing",
-        "when_empty": "the knee is picked up when the hand is empty, like the foot",
-    },
-    "empty_before_knee": {
-        "forbidden": "a player may not empty the hand before the knee is available",
-        "take_knee": "a player who empties the hand early picks up the knee like a foot",
-    },
-    "partner_in_foot": {
-        "no": "partners' packets do not matter for going out",
-        "in_foot": "every partner must have picked up their foot",
-        "played_from_foot": "every partner must have played at least part of a turn from "
-        "their foot",
-    },
-    "permission_yes": {
-        "binding": "a partner's yes obliges the player to go out that turn",
-        "allows": "a partner's yes allows going out that turn without forcing it",
-    },
-    "last_card": {
-        "meld_or_discard": "going out by melding every card or by discarding the last one",
-        "discard": "going out must end with a discard",
-    },
-    "stock_out": {
-        "end_of_turn": "the round ends at the end of the turn in which the stock runs out",
-        "cannot_draw": "the round ends when the player to move finds the stock empty",
-        "pile_only": "with the stock empty, play goes on while players take the pile; the "
-        "round ends when the player to move cannot or will not",
-        "nobody_takes": "with the stock empty, each player in turn may take the pile or pass; "
-        "the round ends when every player in a row has passed or could not take it",
-        "reshuffle": "the pile, all but its top card, is shuffled into a new stock and play "
-        "goes on; the round ends only when the pile has no card to spare",
-    },
-    "final_lap": {
-        "never": "going out ends the round at once",
-        "meld_out": "going out by melding the last card, with no discard, gives every other "
-        "player one more turn before the round is scored",
-        "always": "going out, by a meld or a discard, gives every other player one more turn "
-        "before the round is scored",
-    },
-}
-
 # The choice fields' types, so a misspelt choice fails type checking as well as validation.
+# The choices themselves are declared in options.py; tests/test_options.py checks that every
+# Literal here names exactly those.
 UpcardRejected = Literal["bury", "cover"]
 RedThrees = Literal["bonus", "dead"]
 RedThreeReplacement = Literal["always", "not_from_packets", "first_packet_only", "never"]
@@ -138,10 +56,8 @@ FinalLap = Literal["never", "meld_out", "always"]
 # Numbers a table picks from a short list: Literal types too, checked by validate().
 DrawCount = Literal[1, 2, 3]
 JokersPerDeck = Literal[0, 2, 4]
-DRAW_COUNTS = (1, 2, 3)
-JOKERS_PER_DECK = (0, 2, 4)
-# max_wilds in the object when a meld may hold any number of wild cards ("unlimited").
-UNLIMITED = -1
+DRAW_COUNTS = BY_KEY["draw_count"].allowed
+JOKERS_PER_DECK = BY_KEY["jokers"].allowed
 
 BASE_CANASTA_KINDS = ("clean", "dirty", "wild")
 
@@ -160,9 +76,6 @@ def canasta_kind_rank(kind: str) -> int | None:
 
 def rank_kind_name(rank: int) -> str:
     return KIND_TOKENS[rank] + "s"
-
-
-CARD_VALUE_KEYS = KIND_TOKENS[:13]  # naturals and wilds; threes are priced by their own keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,24 +353,8 @@ class Rules:
 
 
 # --------------------------------------------------------------------- conversion helpers
-_INT_KEYS = {
-    "players", "team_size", "decks", "jokers", "draw_count", "rounds", "red_three_bonus",
-    "red_three_penalty",
-    "red_three_set_size", "red_three_set_bonus", "black_three_penalty", "meld_min",
-    "canasta_size", "naturals_before_wild", "going_out_bonus", "turn_cap",
-    "exact_cut_bonus", "knee_reminder_penalty", "over_meld_penalty", "canasta_pennies",
-    "max_reshuffles",
-}
-_BOOL_KEYS = {
-    "upcard", "red_three_bonus_needs_canasta", "discard_after_pile", "wilds_first",
-    "wild_melds", "special_fills_clean", "clean_fills_dirty", "permission",
-    "black_three_book", "black_three_blocks", "pile_onto_meld", "pile_any_card",
-    "opening_counts_bonuses", "whole_hand_opening", "foot_replaces_draw",
-    "pile_opening_checked", "strip_bare",
-}
-_STR_KEYS = {"name", "source", *CHOICES}
-
-
+# One reader and one writer per kind of option (options.KINDS); which kind each option is, the
+# table of options says.
 def _type_name(value: Any) -> str:
     return type(value).__name__
 
@@ -469,77 +366,104 @@ def _int(key: str, value: Any) -> int:
 
 
 def _from_plain(key: str, value: Any) -> Any:
-    if key in _INT_KEYS:
-        return _int(key, value)
-    if key in _BOOL_KEYS:
-        if not isinstance(value, bool):
-            raise RulesError(key, f"expected true or false, got {value!r}")
-        return value
-    if key in _STR_KEYS:
-        if not isinstance(value, str):
-            raise RulesError(key, f"expected text, got {_type_name(value)} {value!r}")
-        return value
-    if key == "pile_take":
-        if value == "whole":
-            return 0
-        n = _int(key, value)
-        if n < 1:
-            raise RulesError(key, "must be 'whole' or a count of at least 1")
-        return n
-    if key == "max_wilds":
-        if value == "unlimited":
-            return UNLIMITED
-        n = _int(key, value)
-        if n < 0:
-            raise RulesError(key, "must be 'unlimited' or a count from 0")
-        return n
-    if key in ("packets", "opening_minimums"):
-        if not isinstance(value, list | tuple):
-            raise RulesError(key, f"expected a list of whole numbers, got {value!r}")
-        return tuple(_int(key, v) for v in value)
-    if key == "card_values":
-        table = _table(key, value)
-        out = []
-        for token in CARD_VALUE_KEYS:
-            if token not in table:
-                raise RulesError(key, f"needs a value for {token!r}")
-            out.append(_int(f"{key}.{token}", table[token]))
-        extra = set(table) - set(CARD_VALUE_KEYS)
-        if extra:
-            raise RulesError(key, f"unknown card {sorted(extra)[0]!r}; threes are priced by "
-                             "red_three_* and black_three_penalty")
-        return tuple(out)
-    if key in ("upcard_rejects", "no_wild_ranks"):
-        if not isinstance(value, list | tuple):
-            raise RulesError(key, f"expected a list of cards, got {value!r}")
+    option = BY_KEY.get(key)
+    if option is None:  # pragma: no cover - keys are checked first
+        raise RulesError(key, "unknown setting")
+    return _READERS[option.kind](option, value)
+
+
+def _read_int(option: Option, value: Any) -> int:
+    return _int(option.key, value)
+
+
+def _read_bool(option: Option, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError(option.key, f"expected true or false, got {value!r}")
+    return value
+
+
+def _read_text(option: Option, value: Any) -> str:
+    if not isinstance(value, str):
+        raise RulesError(option.key, f"expected text, got {_type_name(value)} {value!r}")
+    return value
+
+
+def _read_pile_take(option: Option, value: Any) -> int:
+    if value == "whole":
+        return 0
+    n = _int(option.key, value)
+    if n < 1:
+        raise RulesError(option.key, "must be 'whole' or a count of at least 1")
+    return n
+
+
+def _read_max_wilds(option: Option, value: Any) -> int:
+    if value == "unlimited":
+        return UNLIMITED
+    n = _int(option.key, value)
+    if n < 0:
+        raise RulesError(option.key, "must be 'unlimited' or a count from 0")
+    return n
+
+
+def _read_ints(option: Option, value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list | tuple):
+        raise RulesError(option.key, f"expected a list of whole numbers, got {value!r}")
+    return tuple(_int(option.key, v) for v in value)
+
+
+def _read_card_values(option: Option, value: Any) -> tuple[int, ...]:
+    key = option.key
+    table = _table(key, value)
+    out = []
+    for token in CARD_VALUE_KEYS:
+        if token not in table:
+            raise RulesError(key, f"needs a value for {token!r}")
+        out.append(_int(f"{key}.{token}", table[token]))
+    extra = set(table) - set(CARD_VALUE_KEYS)
+    if extra:
+        raise RulesError(key, f"unknown card {sorted(extra)[0]!r}; threes are priced by "
+                         "red_three_* and black_three_penalty")
+    return tuple(out)
+
+
+def _read_cards(option: Option, value: Any) -> frozenset[int]:
+    key = option.key
+    if not isinstance(value, list | tuple):
+        raise RulesError(key, f"expected a list of cards, got {value!r}")
+    try:
+        kinds = frozenset(parse_kind(str(v)) for v in value)
+    except CardError as err:
+        raise RulesError(key, str(err)) from None
+    if any(k not in option.cards for k in kinds):
+        raise RulesError(key, option.cards_refused)
+    return kinds
+
+
+def _read_kinds(option: Option, value: Any) -> tuple[tuple[str, int], ...]:
+    key = option.key
+    table = _table(key, value)
+    out_pairs = []
+    for kind, count in table.items():
         try:
-            kinds = frozenset(parse_kind(str(v)) for v in value)
+            canasta_kind_rank(kind)
         except CardError as err:
-            raise RulesError(key, str(err)) from None
-        if key == "no_wild_ranks" and any(k not in NATURAL_RANKS for k in kinds):
-            raise RulesError(key, "only ranks 4 to ace can refuse wild cards")
-        return kinds
-    if key in ("quota", "canasta_bonus"):
-        table = _table(key, value)
-        out_pairs = []
-        for kind, count in table.items():
-            try:
-                canasta_kind_rank(kind)
-            except CardError as err:
-                raise RulesError(f"{key}.{kind}", f"{err}: kinds are clean, dirty, wild or a "
-                                 "rank such as 7s") from None
-            out_pairs.append((kind, _int(f"{key}.{kind}", count)))
-        return tuple(out_pairs)
-    if key == "opening_score_table":
-        if not isinstance(value, list | tuple):
-            raise RulesError(key, "expected a list of [score at least, minimum] pairs")
-        rows = []
-        for row in value:
-            if not isinstance(row, list | tuple) or len(row) != 2:
-                raise RulesError(key, f"row {row!r} is not a [score at least, minimum] pair")
-            rows.append((_int(key, row[0]), _int(key, row[1])))
-        return tuple(rows)
-    raise RulesError(key, "unknown setting")  # pragma: no cover - keys are checked first
+            raise RulesError(f"{key}.{kind}", f"{err}: kinds are clean, dirty, wild or a "
+                             "rank such as 7s") from None
+        out_pairs.append((kind, _int(f"{key}.{kind}", count)))
+    return tuple(out_pairs)
+
+
+def _read_score_table(option: Option, value: Any) -> tuple[tuple[int, int], ...]:
+    key = option.key
+    if not isinstance(value, list | tuple):
+        raise RulesError(key, "expected a list of [score at least, minimum] pairs")
+    rows = []
+    for row in value:
+        if not isinstance(row, list | tuple) or len(row) != 2:
+            raise RulesError(key, f"row {row!r} is not a [score at least, minimum] pair")
+        rows.append((_int(key, row[0]), _int(key, row[1])))
+    return tuple(rows)
 
 
 def _table(key: str, value: Any) -> Mapping[str, Any]:
@@ -548,22 +472,29 @@ def _table(key: str, value: Any) -> Mapping[str, Any]:
     return value
 
 
-def _to_plain(key: str, value: Any) -> Any:
-    if key == "pile_take":
-        return "whole" if value == 0 else value
-    if key == "max_wilds":
-        return "unlimited" if value == UNLIMITED else value
-    if key in ("packets", "opening_minimums"):
-        return list(value)
-    if key == "card_values":
-        return dict(zip(CARD_VALUE_KEYS, value, strict=True))
-    if key in ("upcard_rejects", "no_wild_ranks"):
-        return [KIND_TOKENS[k] for k in sorted(value)]
-    if key in ("quota", "canasta_bonus"):
-        return dict(value)
-    if key == "opening_score_table":
-        return [list(row) for row in value]
+def _same(value: Any) -> Any:
     return value
+
+
+_READERS: dict[str, Callable[[Option, Any], Any]] = {
+    "text": _read_text, "int": _read_int, "bool": _read_bool, "choice": _read_text,
+    "ints": _read_ints, "pile_take": _read_pile_take, "max_wilds": _read_max_wilds,
+    "card_values": _read_card_values, "cards": _read_cards, "kinds": _read_kinds,
+    "score_table": _read_score_table,
+}
+_WRITERS: dict[str, Callable[[Any], Any]] = {
+    "text": _same, "int": _same, "bool": _same, "choice": _same, "ints": list,
+    "pile_take": lambda v: "whole" if v == 0 else v,
+    "max_wilds": lambda v: "unlimited" if v == UNLIMITED else v,
+    "card_values": lambda v: dict(zip(CARD_VALUE_KEYS, v, strict=True)),
+    "cards": lambda v: [KIND_TOKENS[k] for k in sorted(v)],
+    "kinds": dict,
+    "score_table": lambda v: [list(row) for row in v],
+}
+
+
+def _to_plain(key: str, value: Any) -> Any:
+    return _WRITERS[BY_KEY[key].kind](value)
 
 
 def _suggest(key: str, known: set[str]) -> str:

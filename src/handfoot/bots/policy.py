@@ -7,9 +7,10 @@ model saved by examples/train_maskable_ppo.py (that one needs PyTorch and sb3-co
 model records the tables it was trained for (the full rules, player count included) and the bot
 refuses, in one line, a table that differs in anything the model cannot handle
 (``handfoot.bots.network``).  The model sees what every bot sees, the seat's view, encoded as
-the learning environment encodes it (handfoot.env.encode), and may pick only among the engine's
-legal actions.  NumPy (the ``rl`` extra) and the encoder are imported when the bot first
-chooses; a model is loaded once per process.
+the learning environment encodes it (handfoot.bots.observation, which the environments import
+from here), and may pick only among the engine's legal actions, by their place in the core's
+atomic index.  NumPy (the ``rl`` extra) and the encoder are imported when the bot first chooses;
+a model is loaded once per process.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..actions import ATOMIC_ACTIONS, Action
+from ..actions import ACTION_INDEX, ATOMIC_ACTIONS, Action
 from ..views import SeatView
 from . import network
 from .base import BotError
@@ -46,7 +47,7 @@ class PolicyBot:
 
     def _load(self, view: SeatView) -> None:
         _check_packages(zip_model=False)
-        from ..env.encode import layout_for
+        from .observation import layout_for
 
         rules = view.rules
         try:
@@ -77,14 +78,13 @@ class PolicyBot:
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if self._model is None:
             self._load(view)
-        from ..env.encode import encode
-        from ..env.engine import NUM_ACTIONS, index_of
+        from .observation import encode
 
         # A model trained before actions were added at the end of the index knows fewer: it
         # chooses among the legal actions it knows (the added ones are house rules' only).
-        known = min(NUM_ACTIONS, self._model.actions if self._numpy
+        known = min(len(ATOMIC_ACTIONS), self._model.actions if self._numpy
                     else int(self._model.action_space.n))
-        indices = [i for i in (index_of(a) for a in legal) if i < known]
+        indices = [i for i in (ACTION_INDEX[a] for a in legal) if i < known]
         if not indices:
             return legal[0]
         if self._numpy:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from handfoot.options import CHOICES, LABELS
 from handfoot.presets import PRESET_NAMES, preset
-from handfoot.print.explain import decks_words
-from handfoot.rules import CHOICES, Rules, dump_toml
+from handfoot.rulebook import summary_line
+from handfoot.rules import dump_toml
 
 from .common import (
     DEFAULT_PRESET,
@@ -17,9 +18,6 @@ from .common import (
     base_mapping,
     load_rules,
 )
-
-# Not rules but labels: a changed name is expected and not worth a mark.
-_LABELS = ("name", "source")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -48,24 +46,12 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run_list)  # plain `handfoot rules` lists the presets
 
 
-def summary(rules: Rules) -> str:
-    """One line: players, packets, decks, quota."""
-    if rules.team_size > 1:
-        seats = f"{rules.players} players in {rules.teams} teams"
-    else:
-        seats = f"{rules.players} players alone"
-    packets = "+".join(str(n) for n in rules.packets)
-    names = "/".join(rules.packet_names)
-    quota = ", ".join(f"{n} {kind}" for kind, n in rules.quota if n)
-    return f"{seats}; {packets} cards ({names}); {decks_words(rules.decks)}; to go out: {quota}"
-
-
 def run_list(args: argparse.Namespace) -> int:
     width = max(len(name) for name in PRESET_NAMES)
     for name in PRESET_NAMES:
         rules = preset(name)
         print(f"{name:<{width}}  {rules.source}")
-        print(f"{'':<{width}}  {summary(rules)}")
+        print(f"{'':<{width}}  {summary_line(rules)}")
     print()
     print("000 to 004 number the five written rule documents the presets follow; "
           "docs/RULES.md lists them.")
@@ -83,9 +69,9 @@ def run_show(args: argparse.Namespace) -> int:
     mapping = rules.to_mapping()
     before = base_mapping(base, rules.players) if base else {}
     changed = {key for key, value in mapping.items()
-               if before and key not in _LABELS and before.get(key) != value}
+               if before and key not in LABELS and before.get(key) != value}
     print(f"{rules.name} - {rules.source}")
-    print(summary(rules))
+    print(summary_line(rules))
     print()
     width = max(len(key) for key in mapping)
     for key, value in mapping.items():

@@ -12,9 +12,10 @@ index, the rewards and what an agent may see.
         obs, reward, terminated, truncated, info = e.last()
         ...
 
-The encoder (``handfoot.env.encode``) needs only NumPy, so the OpenSpiel game and the policy
-bot use it without PettingZoo; the environments load on first use.  Importing this package
-registers the Gymnasium ids ``handfoot/HandAndFoot-v0`` and ``handfoot/HandKneeFoot-v0``.
+The encoder (``handfoot.bots.observation``, shared with the policy bot) needs only NumPy, so the
+OpenSpiel game and the policy bot use it without PettingZoo; the environments load on first use.
+Importing this package registers the Gymnasium ids ``handfoot/HandAndFoot-v0`` and
+``handfoot/HandKneeFoot-v0``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from .encode import Layout, encode, layout_for
+from ..bots.observation import Layout, encode, layout_for
 from .engine import NUM_ACTIONS, EnvError
 
 GYM_IDS = {"handfoot/HandAndFoot-v0": "hand-and-foot", "handfoot/HandKneeFoot-v0": "hand-knee-foot"}

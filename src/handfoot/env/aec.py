@@ -22,10 +22,10 @@ except ImportError as err:  # pragma: no cover - depends on the installation
     raise ImportError(f"handfoot.env needs PettingZoo and Gymnasium ({err.name} is missing): "
                       'pip install "handfoot[rl]"') from None
 
+from ..bots.observation import layout_for, view_text
 from ..rules import Rules
 from ..views import view
 from . import engine as core
-from .encode import layout_for, view_text
 from .encoder import Encoder
 
 NAME = "handfoot_v0"

@@ -1,6 +1,6 @@
 """Views as vectors, fast: the incremental encoder the environments use on every step.
 
-:meth:`handfoot.env.encode.Layout.encode` says what the vector of a view is; the
+:meth:`handfoot.bots.observation.Layout.encode` says what the vector of a view is; the
 :class:`Encoder` here gives the same vector (the tests compare the two at every step of whole
 games) at a fraction of the cost, by keeping each seat's vector from its last view and writing
 again only the parts that changed since.
@@ -14,6 +14,15 @@ from typing import Any
 
 import numpy as np
 
+from ..bots.observation import (
+    _KIND_INDEX,
+    ASKED,
+    CANASTA_KINDS,
+    NUM_CANASTA_KINDS,
+    PHASES,
+    Layout,
+    Vector,
+)
 from ..cards import NUM_KINDS, NUM_SLOTS
 from ..engine import Game
 from ..tables import tables_for
@@ -27,7 +36,6 @@ from ..views import (
     seat_view_parts,
     view_parts,
 )
-from .encode import _KIND_INDEX, ASKED, CANASTA_KINDS, NUM_CANASTA_KINDS, PHASES, Layout, Vector
 
 _MEMO_LIMIT = 4096
 _MELD = Struct("=3f")

@@ -35,10 +35,10 @@ except ImportError as err:  # pragma: no cover - depends on the installation
 
 from ..bots import make_bot
 from ..bots.base import Bot, ask
+from ..bots.observation import Vector, layout_for, view_text
 from ..rules import Rules
 from ..views import view
 from . import engine as core
-from .encode import Vector, layout_for, view_text
 from .encoder import Encoder
 
 SEED_SPACE = 2**62

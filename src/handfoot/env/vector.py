@@ -41,10 +41,10 @@ except ImportError as err:  # pragma: no cover - depends on the installation
     raise ImportError(f"handfoot.env needs Gymnasium ({err.name} is missing): "
                       'pip install "handfoot[rl]"') from None
 
+from ..bots.observation import layout_for
 from ..engine import Game
 from ..rules import Rules
 from . import engine as core
-from .encode import layout_for
 from .encoder import Encoder
 
 SEED_SPACE = 2**62

@@ -10,9 +10,9 @@ import numpy as np
 import pyspiel
 
 from ..actions import ATOMIC_ACTIONS, Discard, PickUpPile, TakeOnto, TakePile
+from ..bots.observation import layout_for
 from ..engine import Game
 from ..env import engine as core
-from ..env.encode import layout_for
 from ..rules import Rules
 from ..views import sample_world, view
 

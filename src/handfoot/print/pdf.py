@@ -29,7 +29,8 @@ from handfoot.rules import Rules
 from handfoot.scorekeeper.entry import canasta_kinds, canasta_kinds_asked, packet_keys
 from handfoot.scorekeeper.game import KeptGame, summary
 
-from .explain import SECTIONS, clauses, marked, summary_line
+from ..rulebook import clauses, marked, summary_line
+from .explain import SECTIONS
 from .fonts import SANS, SANS_BOLD, markup, register, runs
 
 GRID = colors.HexColor("#555555")

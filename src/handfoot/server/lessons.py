@@ -11,7 +11,7 @@ checked here, in Python, from the game state; the page only shows what it is tol
 
 The words of a lesson come from two places: two or three sentences of our own, with the
 numbers taken from the rules object, and the clause texts of docs/RULES.md as
-``print/explain.py`` writes them for these rules, so a lesson never disagrees with the engine.
+``rulebook.py`` writes them for these rules, so a lesson never disagrees with the engine.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from handfoot.events import Event, GameEnded
 from handfoot.facts import missing_text
 from handfoot.narrate import describe, merge_melds, result_lines
 from handfoot.presets import PRESET_NAMES, preset
-from handfoot.print.explain import clauses as clause_sentences
+from handfoot.rulebook import clauses as clause_sentences
 from handfoot.rules import Rules
 from handfoot.state import Phase, Played
 

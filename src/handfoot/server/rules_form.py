@@ -7,68 +7,41 @@ Nothing here judges a value: the page sends what a person chose and the engine's
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
 
 from handfoot.cards import KIND_TOKENS, NATURAL_RANKS
 from handfoot.clauses import CLAUSES
+from handfoot.options import CARD_VALUE_KEYS, OPTIONS
 from handfoot.presets import PRESET_NAMES, preset
-from handfoot.print.explain import LABELS, OPTION_CLAUSE, clauses, marked, summary_line
-from handfoot.rules import CARD_VALUE_KEYS, CHOICES, Rules
+from handfoot.rulebook import clauses, marked, summary_line
+from handfoot.rules import Rules
 
-# Options whose plain form is not told by its value alone.
-_SPECIAL_KINDS = {
-    "pile_take": "pile_take",  # "whole" or a count
-    "max_wilds": "max_wilds",  # "unlimited" or a count
-    "card_values": "card_values",  # a value for every natural rank and wild card
-    "upcard_rejects": "cards",
-    "no_wild_ranks": "cards",
-    "quota": "kinds",  # canasta kind -> count
-    "canasta_bonus": "kinds",  # canasta kind -> points
-    "opening_score_table": "score_table",  # [score at least, minimum] rows
-    "packets": "ints",
-    "opening_minimums": "ints",
-}
 # Who sits where is chosen with the seats, not among the house rules.
 SEATING = ("players", "team_size")
-
-
-def _kind(key: str, value: Any) -> str:
-    if key in _SPECIAL_KINDS:
-        return _SPECIAL_KINDS[key]
-    if key in CHOICES:
-        return "choice"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    raise AssertionError(f"rules option {key!r} has no form control")  # a new field: add it
+# The canasta kinds a table of kinds may name: the base kinds, then a kind per rank.
+_CANASTA_KINDS = ["clean", "dirty", "wild", *(KIND_TOKENS[k] + "s" for k in NATURAL_RANKS)]
 
 
 def options() -> list[dict[str, Any]]:
-    """Every option of the rules, in the rule book's order, with its control."""
-    sample = preset(PRESET_NAMES[0]).to_mapping()
+    """Every option of the rules, in the rule book's order, with its control: the control is the
+    option's kind in the table of options (handfoot.options)."""
     out = []
-    for f in fields(Rules):
-        key = f.name
-        if key in LABELS:
-            continue
-        clause = OPTION_CLAUSE[key]
-        entry: dict[str, Any] = {"key": key, "kind": _kind(key, sample[key]),
-                                 "label": key.replace("_", " "), "clause": clause,
-                                 "title": CLAUSES.get(clause, ""),
-                                 "seating": key in SEATING}
-        if key in CHOICES:
-            entry["choices"] = CHOICES[key]
-        if key == "upcard_rejects":
-            entry["cards"] = list(KIND_TOKENS)
-        elif key == "no_wild_ranks":
-            entry["cards"] = [KIND_TOKENS[k] for k in NATURAL_RANKS]
-        elif key == "card_values":
+    for option in OPTIONS:
+        if option.clause is None:
+            continue  # a label (name, source), not a rule
+        entry: dict[str, Any] = {"key": option.key, "kind": option.kind,
+                                 "label": option.key.replace("_", " "),
+                                 "clause": option.clause,
+                                 "title": CLAUSES.get(option.clause, ""),
+                                 "seating": option.key in SEATING}
+        if option.kind == "choice":
+            entry["choices"] = dict(option.choices)
+        elif option.kind == "cards":
+            entry["cards"] = [KIND_TOKENS[k] for k in option.cards]
+        elif option.kind == "card_values":
             entry["cards"] = list(CARD_VALUE_KEYS)
-        elif entry["kind"] == "kinds":
-            entry["kinds"] = ["clean", "dirty", "wild",
-                              *(KIND_TOKENS[k] + "s" for k in NATURAL_RANKS)]
+        elif option.kind == "kinds":
+            entry["kinds"] = list(_CANASTA_KINDS)
         out.append(entry)
     order = list(CLAUSES)
     out.sort(key=lambda e: order.index(e["clause"]) if e["clause"] in order else len(order))

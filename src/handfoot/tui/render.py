@@ -28,7 +28,7 @@ from ..cards import (
     slot_token,
 )
 from ..narrate import ending_words, meld_text
-from ..print.explain import decks_words
+from ..rulebook import decks_words
 from ..scoring import winners
 from ..tables import tables_for
 from .table import Table

@@ -1,4 +1,6 @@
-"""A seat's view as a fixed-length float32 vector: the one place the environment reads views.
+"""A seat's view as a fixed-length float32 vector: the one place a learned bot and the learning
+environments read views.  It lives in bots/ because the policy bot plays from it and bots/ may not
+import env/ (docs/ARCHITECTURE.md); it needs NumPy, so nothing imports it but those that use it.
 
 Everything here is a function of :class:`handfoot.views.SeatView` alone, so the vector can hold
 nothing the view does not (the hidden-information guarantee carries into the tensor).  The
