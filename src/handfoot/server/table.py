@@ -21,7 +21,6 @@ from typing import Any
 from handfoot.actions import Action, ActionSyntaxError, Draw, parse_action
 from handfoot.bots.hint import hint
 from handfoot.clauses import CLAUSES
-from handfoot.narrate import YOU
 from handfoot.rules import Rules
 from handfoot.views import view
 
@@ -45,8 +44,8 @@ from .seats import BOT, OPEN, PERSON, Client, Seat, bot_levels, clean_text
 from .stats import Stats
 from .storage import ActionRow, Storage, StoredTable
 from .tokens import matches, new_seat_token, token_hash
-from .updates import BOT_FOR_YOU, Entry, LogItem, log_lines, undo_words, words
-from .words import drawn_line, event_mapping
+from .updates import Entry, LogItem, log_lines, undo_words, words
+from .words import event_mapping
 
 log = logging.getLogger("handfoot.server")
 
@@ -447,13 +446,9 @@ class Table:
         # A bot playing a gone person's seat is named in the third person in that person's
         # log too: they come back to read what was done for them, not "You draw...".
         for_you = seat if by != PERSON and self.seats[seat].person else None
-        drawn = None
-        if before is not None:
-            count = next((e.get("count", 0) for e in events if e["name"] == "draw"), 0)
-            drawn = drawn_line(before, view(keeper.game, seat).hand, count,
-                               BOT_FOR_YOU if for_you is not None else YOU)
+        hands = (before, view(keeper.game, seat).hand) if before is not None else None
         entry = Entry(version, seat, by, action.text, dumps_list(events),
-                      words(applied.events, names, drawn, for_you))
+                      words(applied.events, names, hands, for_you))
         changed = False
         if over or any(e["name"] in ("turn", "deal") for e in events):
             for s in self.seats:
