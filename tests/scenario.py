@@ -106,33 +106,33 @@ def set_melds(g: Game, team: int, text: str) -> None:
     """Put melds on a team's table directly (for going-out and scoring scenarios): groups of
     card text separated by ``;``.  A group of canasta size or more closes as a canasta; the
     team counts as opened, and as having its first canasta if one closed."""
-    for group in text.split(";"):
-        if not group.strip():
-            continue
-        part = parse_part(group)
-        if part.size >= g.t.canasta:
-            g.first_canasta[team] = True
-        if part.size >= g.t.canasta and not g.t.grows[part.slot]:
-            g.closed[team].append((part.slot, part.naturals, part.twos, part.jokers))
-            g.first_canasta[team] = True
-        else:
-            g.nat[team][part.slot] += part.naturals
-            g.two[team][part.slot] += part.twos
-            g.jok[team][part.slot] += part.jokers
-    g.opened[team] = True
-    g._legal_at = -1  # the table changed under the game: its cached legal list is stale
+    with g.edit():
+        for group in text.split(";"):
+            if not group.strip():
+                continue
+            part = parse_part(group)
+            if part.size >= g.t.canasta:
+                g.first_canasta[team] = True
+            if part.size >= g.t.canasta and not g.t.grows[part.slot]:
+                g.closed[team].append((part.slot, part.naturals, part.twos, part.jokers))
+                g.first_canasta[team] = True
+            else:
+                g.nat[team][part.slot] += part.naturals
+                g.two[team][part.slot] += part.twos
+                g.jok[team][part.slot] += part.jokers
+        g.opened[team] = True
 
 
 def to_foot(g: Game, seat: int) -> None:
     """Put a seat straight into its foot (its last packet) for going-out scenarios: the hand
     and any knee are set aside, as if played through on earlier turns."""
     last = len(g.rules.packets) - 1
-    g.hands[seat] = g.packets[seat][-1] if g.packets[seat] else g.hands[seat]
-    g.packets[seat] = []
-    g.packet_no[seat] = last
-    g.hand_n[seat] = sum(g.hands[seat])
-    g.knee_pending[seat] = False
-    g._legal_at = -1  # the table changed under the game: its cached legal list is stale
+    with g.edit():
+        g.hands[seat] = g.packets[seat][-1] if g.packets[seat] else g.hands[seat]
+        g.packets[seat] = []
+        g.packet_no[seat] = last
+        g.hand_n[seat] = sum(g.hands[seat])
+        g.knee_pending[seat] = False
 
 
 def meld_sizes(g: Game, team: int) -> dict[str, int]:

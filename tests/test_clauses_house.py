@@ -215,11 +215,11 @@ def test_4_7_only_a_natural_top_onto_an_open_meld_after_the_opening() -> None:
     g = game(rules, "9 9 4 | 4", pile="5 K")
     set_melds(g, 0, "K K K 2 2 2")  # a fourth wild card may not join: 4.5
     set_melds(g, 0, "")
-    g.nat[0][9], g.two[0][9] = 3, 3
-    g._legal_at = -1
+    with g.edit():
+        g.nat[0][9], g.two[0][9] = 3, 3
     assert clause(g, "take-pile onto meld") is None
-    g.nat[0][9], g.two[0][9] = 4, 3  # the canasta would have eight cards
-    g._legal_at = -1
+    with g.edit():
+        g.nat[0][9], g.two[0][9] = 4, 3  # the canasta would have eight cards
     assert clause(g, "take-pile onto meld") == "4.5"
     assert clause(game(preset(HF), pile="K"), "take-pile onto meld") == "4.7"
 

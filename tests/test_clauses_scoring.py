@@ -189,10 +189,10 @@ def test_10_4_a_knee_in_play_is_left_in_hand_and_an_unopened_packet_is_named() -
     # knee.
     g = game(preset(HKF), "4 | K 9 | 2 5", "4 | 4 | 4", "4 | 8 8 | 4", "4 | 4 | 4",
              stock="6 6")
-    g.packet_no[0] = 1
-    g.hands[0] = g.packets[0].pop(0)
-    g.hand_n[0] = sum(g.hands[0])
-    g._legal_at = -1
+    with g.edit():
+        g.packet_no[0] = 1
+        g.hands[0] = g.packets[0].pop(0)
+        g.hand_n[0] = sum(g.hands[0])
     play(g, ["draw", "discard 6"])  # the stock's last cards: the round ends (9.1)
     got = lines(g, 0)
     assert got["cards left in hand"] == -(10 + 10 + 5 + 5)  # K 9 6; the partner's 4

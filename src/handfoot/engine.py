@@ -12,7 +12,8 @@ and interfaces ask it rather than judge for themselves.  The checks live in lega
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from itertools import compress, repeat
 from operator import is_
 
@@ -123,6 +124,21 @@ class Game(State):
         other = Game.__new__(Game)
         self._copy_into(other, history)
         return other
+
+    @contextmanager
+    def edit(self) -> Iterator[Game]:
+        """Change the table by hand inside a ``with`` block, for scenarios that start from a
+        position play would take long to reach (melds already down, a seat in its foot).  On
+        leaving the block, whatever the game worked out from the old table (its legal list, the
+        pieces of its views) is forgotten, so it answers from the new one.  Play never needs
+        this: ``apply`` keeps the game consistent itself, and nothing here runs on its path.
+        """
+        try:
+            yield self
+        finally:
+            self._legal = []
+            self._legal_at = -1
+            self._view_parts = None
 
     def __repr__(self) -> str:
         where = "game over" if self.phase is Phase.GAME_OVER else (

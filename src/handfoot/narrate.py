@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import BLACK_THREE, KIND_TOKENS, WILD_SLOT, plural, slot_token
+from .cards import BLACK_THREE, KIND_TOKENS, NUM_KINDS, WILD_SLOT, format_cards, plural, slot_token
 from .events import (
     Answered,
     AskedToGoOut,
@@ -68,6 +68,28 @@ def seat_name(seat: int, names: Sequence[str] | None = None, you: int = -1) -> s
     if names is not None and 0 <= seat < len(names) and names[seat]:
         return names[seat]
     return f"seat {seat}"
+
+
+def drawn_text(event: Drew, before: Sequence[int], after: Sequence[int],
+               names: Sequence[str] | None = None, you: int = -1) -> str:
+    """The drawer's own line for a draw, naming the cards that came into the hand between
+    ``before`` and ``after`` (counts per kind); red threes laid at once are not among them, so a
+    draw of only red threes is told by its count, as everyone else reads it.  ``names`` and
+    ``you`` as for :func:`describe`.
+
+    >>> from handfoot.cards import KING
+    >>> hand = [0] * NUM_KINDS
+    >>> drew = [0] * NUM_KINDS
+    >>> drew[KING] = 2
+    >>> drawn_text(Drew(seat=1, drawn=2), hand, drew, ["Ann", "Bob"], you=1)
+    'You draw K K'
+    >>> drawn_text(Drew(seat=1, drawn=2), hand, hand, ["Ann", "Bob"])
+    'Bob draws 2 cards'
+    """
+    new = [k for k in range(NUM_KINDS) for _ in range(max(0, after[k] - before[k]))]
+    what = format_cards(new) if new else plural(event.drawn, "card")
+    verb = "draw" if event.seat == you and you >= 0 else "draws"
+    return f"{seat_name(event.seat, names, you)} {verb} {what}"
 
 
 # Events the log does not mention: bookkeeping that another event already tells.

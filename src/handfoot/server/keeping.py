@@ -27,17 +27,11 @@ from handfoot.record import (
     replay,
 )
 from handfoot.rules import Rules
+from handfoot.undo import TurnUndo
 
 
 class KeepingError(HandfootError):
     """A stored game that does not replay."""
-
-
-@dataclass(frozen=True, slots=True)
-class Checkpoint:
-    """What undo restores: the game as it was."""
-
-    game: Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +55,7 @@ class GameKeeper:
 
     def __init__(self, game: Game, names: list[str], description: str) -> None:
         self.game = game
+        self.undo = TurnUndo()  # a person's steps of this turn that may be taken back
         self.names = list(names)
         self.description = description
 
@@ -101,23 +96,30 @@ class GameKeeper:
         return record_to_json(self.record())
 
     # ------------------------------------------------------------------ changing
-    def apply(self, seat: int, action: Action) -> Applied:
-        """Apply an action the engine has just allowed (``game.refusal`` was None)."""
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` has a step of this turn it may take back."""
+        return self.undo.can_undo and self.undo.seat == seat
+
+    def apply(self, seat: int, action: Action, undoable: bool = False) -> Applied:
+        """Apply an action the engine has just allowed (``game.refusal`` was None).
+        ``undoable``: a person's step, which they may take back until it teaches them
+        something; any other step (a bot's) ends what may be taken back."""
         g = self.game
         begun = len(g.round_deals)
         round_no = g.round_no
-        events = g.apply(action, seat)
+        if undoable:
+            events = self.undo.step(g, action, seat)
+        else:
+            self.undo.clear()
+            events = g.apply(action, seat)
         new = [(g.first_round + i, deal) for i, deal in enumerate(g.round_deals)][begun:]
         return Applied(seat, round_no, action, events, new)
 
-    def checkpoint(self) -> Checkpoint:
-        return Checkpoint(self.game.clone())
-
-    def restore(self, point: Checkpoint) -> int:
-        """Back to a checkpoint of this turn (undo never crosses a round); the number of
-        actions taken back."""
-        steps = self.actions - point.game.version
-        self.game = point.game.clone()
+    def restore(self, before: Game) -> int:
+        """Back to a game ``self.undo.undo()`` gave (undo never crosses a round); the number
+        of actions taken back."""
+        steps = self.actions - before.version
+        self.game = before
         return steps
 
 

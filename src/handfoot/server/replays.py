@@ -34,7 +34,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from handfoot.cards import format_counts
-from handfoot.events import Drew, RoundEnded
+from handfoot.events import RoundEnded
 from handfoot.narrate import result_lines
 from handfoot.record import (
     Record,
@@ -52,7 +52,6 @@ from .messages import seat_view
 from .review import review
 from .storage import Storage
 from .updates import words
-from .words import drawn_line
 
 MAX_UPLOAD = 1024 * 1024  # a whole six-player game's record is some tens of KiB
 MAX_DEPTH = 24  # a record nests six deep; deeper JSON is refused before it is parsed
@@ -173,12 +172,8 @@ def steps(loaded: Loaded, seat: int, every_hand: bool) -> dict[str, Any]:
     for played in outcome.steps:
         before = tuple(game.hands[seat]) if played.seat == seat else None
         events = game.apply(played.action)
-        drawn = None
-        if before is not None:
-            count = next((e.drawn for e in events if isinstance(e, Drew)), 0)
-            if count:
-                drawn = drawn_line(before, tuple(game.hands[seat]), count)
-        lines = list(words(events, names, drawn)[seat])
+        hands = (before, tuple(game.hands[seat])) if before is not None else None
+        lines = list(words(events, names, hands)[seat])
         if any(isinstance(e, RoundEnded) for e in events):
             lines += result_lines(rules, game.results[-1], names, you=seat)
         out.append(step(played.seat, played.action.text, played.turn, lines))

@@ -21,16 +21,14 @@ from typing import Any
 from handfoot.actions import Action, ActionSyntaxError, Draw, parse_action
 from handfoot.bots.hint import hint
 from handfoot.clauses import CLAUSES
-from handfoot.narrate import YOU
 from handfoot.rules import Rules
-from handfoot.undo import teaches
 from handfoot.views import view
 
 from . import protocol as p
 from . import push
 from .coach import moves_that_apply, table_points
 from .drivers import BotRunner, bot_name
-from .keeping import Checkpoint, GameKeeper, header_mapping, record_mapping
+from .keeping import GameKeeper, header_mapping, record_mapping
 from .messages import (
     dumps,
     dumps_list,
@@ -47,8 +45,8 @@ from .seats import BOT, OPEN, PERSON, Client, Seat, bot_levels, clean_text
 from .stats import Stats
 from .storage import ActionRow, Storage, StoredTable
 from .tokens import matches, new_seat_token, token_hash
-from .updates import BOT_FOR_YOU, Entry, LogItem, log_lines, undo_words, words
-from .words import drawn_line, event_mapping
+from .updates import Entry, LogItem, log_lines, undo_words, words
+from .words import event_mapping
 
 log = logging.getLogger("handfoot.server")
 
@@ -81,8 +79,6 @@ class Table:
         self.keeper: GameKeeper | None = None
         self.history: deque[Entry] = deque(maxlen=p.HISTORY)
         self.log: deque[LogItem] = deque(maxlen=p.LOG_LINES)
-        self._undo: list[Checkpoint] = []
-        self._undo_seat = -1
         self._bot_task: asyncio.Task[None] | None = None
         self._hold_task: asyncio.Task[None] | None = None
         self._hold_seat = -1
@@ -257,7 +253,6 @@ class Table:
         deals = [(r, d.to_mapping()) for r, d in keeper.deals()]
         await self.storage.start_game(self.id, game_no, header, deals, self.version, names)
         self.keeper, self.game_no, self.status = keeper, game_no, PLAYING
-        self._undo.clear()
         self._make_bots()
         self.log.append(f"— game {game_no}: {self.rules.name}")
         g = keeper.game
@@ -350,16 +345,15 @@ class Table:
         async with self.lock:
             seat = self._playing_seat(client, msg.id)
             self._need_version(msg.version, msg.id)
-            if not self._undo or self._undo_seat != seat or self.seats[seat].driver != PERSON:
+            if not self._can_undo(seat):
                 raise p.ProtocolError("undo", "nothing to take back: only your own steps of "
                                       "this turn, until you learn something new", msg.id)
             keeper = self.keeper
             assert keeper is not None
-            point = self._undo.pop()
-            keep = point.game.version
+            before = keeper.undo.undo()
             version = self.version + 1
-            await self.storage.truncate(self.id, self.game_no, keep, version)
-            steps = keeper.restore(point)
+            await self.storage.truncate(self.id, self.game_no, before.version, version)
+            steps = keeper.restore(before)
             self.version = version
             lines = undo_words(seat, steps, keeper.names)
             events = dumps_list([{"name": "undo", "seat": seat, "text": lines[-1][0],
@@ -430,8 +424,7 @@ class Table:
         g = keeper.game
         person = by == PERSON
         before = view(g, seat).hand if isinstance(action, Draw) else None
-        point = keeper.checkpoint() if person else None
-        applied = keeper.apply(seat, action)
+        applied = keeper.apply(seat, action, undoable=person)
         version = self.version + 1
         row = ActionRow(keeper.actions - 1, applied.round, seat, action.text, version, by)
         try:
@@ -449,25 +442,14 @@ class Table:
         over = keeper.game.over
         if over:
             self.status = OVER
-        if person and point is not None and not teaches(action, applied.events):
-            if self._undo_seat != seat:
-                self._undo.clear()
-            self._undo.append(point)
-            self._undo_seat = seat
-        else:
-            self._undo.clear()
         names = keeper.names
         events = [event_mapping(e, names) for e in applied.events]
         # A bot playing a gone person's seat is named in the third person in that person's
         # log too: they come back to read what was done for them, not "You draw...".
         for_you = seat if by != PERSON and self.seats[seat].person else None
-        drawn = None
-        if before is not None:
-            count = next((e.get("count", 0) for e in events if e["name"] == "draw"), 0)
-            drawn = drawn_line(before, view(keeper.game, seat).hand, count,
-                               BOT_FOR_YOU if for_you is not None else YOU)
+        hands = (before, view(keeper.game, seat).hand) if before is not None else None
         entry = Entry(version, seat, by, action.text, dumps_list(events),
-                      words(applied.events, names, drawn, for_you))
+                      words(applied.events, names, hands, for_you))
         changed = False
         if over or any(e["name"] in ("turn", "deal") for e in events):
             for s in self.seats:
@@ -513,7 +495,8 @@ class Table:
         return seat is not None and self.seats[seat].driver == PERSON
 
     def _can_undo(self, seat: int | None) -> bool:
-        return bool(self._undo) and seat == self._undo_seat and self._drives(seat)
+        return (seat is not None and self.keeper is not None and self.keeper.can_undo(seat)
+                and self._drives(seat))
 
     async def _reload(self) -> None:
         stored = await self.storage.load(self.id)
@@ -523,7 +506,6 @@ class Table:
         self.version, self.status, self.game_no = fresh.version, fresh.status, fresh.game_no
         self.keeper = fresh.keeper
         self.history, self.log = fresh.history, fresh.log
-        self._undo.clear()
         for seat, new in zip(self.seats, fresh.seats, strict=True):
             seat.bot = new.bot
         for client in self.clients:
@@ -613,7 +595,8 @@ class Table:
             self._hold_task = None
             seat.hold_left, seat.hold_since = 0.0, None
             seat.driver = BOT
-            self._undo.clear()
+            if self.keeper is not None:
+                self.keeper.undo.clear()
             self.log.append(f"{seat.name} is away: {bot_name(seat.level, seat.index)} plays "
                             "the seat")
             self._broadcast_table()

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from handfoot.events import Event
-from handfoot.narrate import merge_melds
+from handfoot.events import Drew, Event
+from handfoot.narrate import drawn_text, merge_melds
 
 from .words import event_text
 
@@ -44,12 +44,16 @@ class Entry:
 BOT_FOR_YOU = "Bot (for you)"
 
 
-def words(raw: list[Event], names: list[str], drawn: str | None = None,
+Hands = tuple[tuple[int, ...], tuple[int, ...]]  # the drawer's hand before and after a draw
+
+
+def words(raw: list[Event], names: list[str], hands: Hands | None = None,
           for_you: int | None = None) -> tuple[Lines, ...]:
     """The events in each seat's words (its own seat in the second person; the drawer's own
-    copy naming the cards drawn), then in a spectator's. A lay-down's steps on one meld read
-    as one line ("You meld 6: 6 6 JK").  ``for_you``: the seat a bot played for its gone
-    person, whose own words name the bot ("Bot (for you) draws 2 cards")."""
+    copy naming the cards drawn, given its ``hands``), then in a spectator's. A lay-down's
+    steps on one meld read as one line ("You meld 6: 6 6 JK").  ``for_you``: the seat a bot
+    played for its gone person, whose own words name the bot ("Bot (for you) draws 2
+    cards")."""
     raw = merge_melds(raw)
     public = tuple(line for e in raw if (line := event_text(e, names)))
     out = []
@@ -58,8 +62,9 @@ def words(raw: list[Event], names: list[str], drawn: str | None = None,
         if reader == for_you:
             bot_names = [BOT_FOR_YOU if s == reader else n for s, n in enumerate(names)]
         for e in raw:
-            if drawn is not None and e.name == "draw" and e.seat == reader:
-                mine.append(drawn)
+            if hands is not None and isinstance(e, Drew) and e.seat == reader:
+                mine.append(drawn_text(e, *hands, bot_names, -1) if reader == for_you
+                            else drawn_text(e, *hands, names, reader))
             elif reader == for_you:
                 if line := event_text(e, bot_names):
                     mine.append(line)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from handfoot.cards import NUM_KINDS, format_cards
 from handfoot.events import Event
-from handfoot.narrate import YOU, describe
+from handfoot.narrate import describe
 
 
 def event_text(event: Event, names: list[str], you: int = -1) -> str | None:
@@ -28,13 +27,3 @@ def event_mapping(event: Event, names: list[str]) -> dict[str, Any]:
 def lines_for(events: list[Event], names: list[str], you: int = -1) -> list[str]:
     return [line for e in events if (line := event_text(e, names, you))]
 
-
-def drawn_line(before: tuple[int, ...], after: tuple[int, ...], count: int,
-               who: str = YOU) -> str:
-    """The drawer's own line: the cards that came into the hand (red threes laid at once are
-    not among them).  ``who``: the drawer's name when not "You" (a bot playing the seat)."""
-    new = [k for k in range(NUM_KINDS) for _ in range(max(0, after[k] - before[k]))]
-    verb = "draw" if who == YOU else "draws"
-    if not new:
-        return f"{who} {verb} {count} card{'s' if count != 1 else ''}"
-    return f"{who} {verb} {format_cards(new)}"

@@ -38,7 +38,7 @@ from ..pile import pile_status
 from ..record import Record, record_to_json, replay
 from ..rules import Rules
 from ..tables import tables_for
-from ..undo import teaches
+from ..undo import TurnUndo
 from ..views import SeatView, view
 from .table import Log, Table, add_staged
 from .words import seat_names
@@ -76,8 +76,9 @@ class PlayError(HandfootError):
 
 
 @dataclass(slots=True)
-class _Saved:
-    game: Game
+class _Mark:
+    """Beside each step the undo stack holds: the log's length and the staged cards before it."""
+
     log: int
     staged: list[Part]
 
@@ -144,7 +145,8 @@ class Session(Table):
         self.description = description
         self.bots = bots
         self.save_path = save_path
-        self._undo: list[_Saved] = []
+        self._undo = TurnUndo()
+        self._marks: list[_Mark] = []  # one per step in self._undo, oldest first
         self.shown_results = len(game.results)  # round-end screens already shown
         self._start_log()
 
@@ -239,7 +241,7 @@ class Session(Table):
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._undo)
+        return self._undo.can_undo
 
     @property
     def intro(self) -> str:
@@ -278,32 +280,31 @@ class Session(Table):
         refusal = g.refusal(action)
         if refusal is not None:
             return refusal
-        saved = _Saved(g.clone(history=True), len(self.log.lines), list(self.staged))
+        mark = _Mark(len(self.log.lines), list(self.staged))
         before = self.view().hand
-        events = g.apply(action)
+        events = self._undo.step(g, action)
+        if self._undo.can_undo:
+            self._marks.append(mark)
+        else:
+            self._marks.clear()  # the step taught something: it and all before it stand
         if isinstance(action, LayDown):
             self.clear()
         self._log_events(events, self.human, hand_before=before)
-        news = teaches(action, events)
-        if news:
-            self._undo.clear()
         if any(e.name in ("turn", "round_end") for e in events):
             self.clear()  # the turn is over: nothing staged carries into the next
-        if not news:
-            self._undo.append(saved)
         self._after(events)
         self.autosave()
         return None
 
     def undo(self) -> bool:
         """Take back the person's last step of this turn, if nothing has been learned since."""
-        if not self._undo:
+        if not self._undo.can_undo:
             return False
-        saved = self._undo.pop()
-        self.game = saved.game.clone(history=True)
-        self.log.truncate(saved.log)
+        self.game = self._undo.undo()
+        mark = self._marks.pop()
+        self.log.truncate(mark.log)
         self.picked = [0] * NUM_KINDS
-        self.staged = saved.staged
+        self.staged = mark.staged
         self.log.add("(undone)")
         self.autosave()
         return True
@@ -323,6 +324,7 @@ class Session(Table):
     def _after(self, events: list[Event]) -> None:
         if any(e.name in ("round_end", "game_end") for e in events):
             self._undo.clear()
+            self._marks.clear()
 
     def _log_minimum(self) -> None:
         g = self.game

@@ -46,10 +46,10 @@ from ..events import (
     RoundEnded,
     TurnBegan,
 )
-from ..narrate import describe, meld_text, merge_melds
+from ..narrate import describe, drawn_text, meld_text, merge_melds
 from ..rules import Rules
 from ..views import SeatView
-from .words import YOU, drawn_text
+from .words import YOU
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +329,7 @@ class Table(ABC):
             if isinstance(e, Drew) and e.seat == self.human and hand_before is not None:
                 # The person sees their own new cards; the table sees only how many.
                 after = hand_after if hand_after is not None else self.view().hand
-                self.log.add(drawn_text(hand_before, after, e, self.names))
+                self.log.add(drawn_text(e, hand_before, after, self.names, self.human))
             elif isinstance(e, Melded):
                 self.log.meld(e.seat, self.names[e.seat], e.slot,
                               [e.naturals, e.twos, e.jokers])
