@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+from pathlib import Path
 from typing import Any
 
 from handfoot.presets import PRESET_NAMES
@@ -66,8 +67,18 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("handfoot train needs PyTorch: pip install torch 'handfoot[train]'")
     if args.backend == "ray" and importlib.util.find_spec("ray") is None:
         raise UserError("--backend ray needs Ray: pip install 'handfoot[ray]'")
-    if args.workers < 1 or args.rounds < 1 or args.iterations < 0:
-        raise UserError("--workers and --rounds must be at least 1, --iterations at least 0")
+    if not 1 <= args.workers <= 1024 or not 1 <= args.rounds <= 100_000 \
+            or args.iterations < 0 or args.bc_rounds < 0 or not args.minutes >= 0:
+        raise UserError("--workers and --rounds must be at least 1, --iterations, "
+                        "--bc-rounds and --minutes at least 0")
+    try:
+        hidden = [int(x) for x in args.hidden.split(",") if x.strip()]
+    except ValueError:
+        hidden = []
+    if not hidden or not all(1 <= h <= 4096 for h in hidden):
+        raise UserError(f"--hidden: {args.hidden!r} is not widths such as 128,128")
+    if args.resume and not Path(args.resume, "checkpoint.pt").is_file():
+        raise UserError(f"--resume: no checkpoint.pt in {args.resume}")
     from handfoot.learn.train import Settings, Trainer
 
     def log(text: str) -> None:
@@ -79,10 +90,6 @@ def run(args: argparse.Namespace) -> int:
     if args.resume:
         trainer = Trainer.resume(args.resume, log, **given)
     else:
-        try:
-            hidden = [int(x) for x in args.hidden.split(",") if x.strip()]
-        except ValueError:
-            raise UserError(f"--hidden: {args.hidden!r} is not widths such as 128,128") from None
         out = args.out or f"runs/{args.rules}-{args.players}p-seed{args.seed}"
         settings = Settings(rules=args.rules, players=args.players, out=out, seed=args.seed,
                             hidden=hidden, teacher=args.teacher, bc_rounds=args.bc_rounds,
