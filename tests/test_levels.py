@@ -61,3 +61,19 @@ def test_every_level_starts_every_preset(level: str, players: int) -> None:
 def test_every_level_plays_a_whole_round(level: str, name: str, players: int) -> None:
     game = play_some(level, name, players, actions=None)
     assert game.over and len(game.results) == 1
+
+
+def test_strong_and_expert_travel_without_their_network() -> None:
+    import pickle
+
+    rules = preset("hand-and-foot", 4).replace(rounds=1)
+    game = Game.new(rules, seed=1)
+    bots = [make_bot("strong"), make_bot("expert:ms=0,worlds=1,width=2")]
+    for bot in bots:
+        while game.actor != 0:
+            game.apply(ask(make_bot("casual"), game))
+        game.apply(ask(bot, game))
+        size = len(pickle.dumps(bot))
+        assert size < 50_000, size
+        copy = pickle.loads(pickle.dumps(bot))
+        assert ask(copy, game) in game.legal_actions()

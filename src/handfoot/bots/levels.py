@@ -49,10 +49,21 @@ def model_for(rules: Rules) -> Any | None:
 
     if not _installed("numpy"):
         return None
-    try:
-        path = network.shipped_for(rules)
-    except network.ModelError:
+    import json
+
+    # Models trained by self-play (handfoot train: they record ``value_scale``, the unit of
+    # their value network) come first; else any model shipped for the table.
+    fits = []
+    for path in network.shipped():
+        meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+        try:
+            network.check_table(meta, rules, path.stem)
+        except network.ModelError:
+            continue
+        fits.append((0 if "value_scale" in meta else 1, path))
+    if not fits:
         return None
+    path = min(fits)[1]
     return _cached(str(path), lambda: network.load_npz(path))
 
 
@@ -91,10 +102,41 @@ class StrongBot:
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if self._bot is None:
-            self._bot = (PolicyBot(self.seed) if model_for(view.rules) is not None
-                         else SearchBot(self.seed, worlds=self.worlds))
+            if self.path:
+                self._bot = PolicyBot(self.seed, self.path)
+            else:
+                model = model_for(view.rules)
+                self._bot = (_Network(model) if model is not None
+                             else SearchBot(self.seed, worlds=self.worlds))
         action: Action = self._bot.choose(view, legal)
         return action
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The web table's process pool pickles a bot with every decision: the network stays
+        # behind (a process loads it once) and the policy, which keeps no state, is rebuilt.
+        state = dict(self.__dict__)
+        if not isinstance(state["_bot"], SearchBot):
+            state["_bot"] = None
+        return state
+
+
+class _Network:
+    """The network's most likely legal action (the ``policy`` bot's choice, for a model
+    already loaded)."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        from ..actions import ATOMIC_ACTIONS
+        from ..env.encode import encode
+        from ..env.engine import index_of
+
+        indices = [i for i in (index_of(a) for a in legal) if i < self.model.actions]
+        if not indices:
+            return legal[0]
+        chosen = int(self.model.choose(encode(view), indices))
+        return ATOMIC_ACTIONS[chosen] if chosen in indices else legal[0]
 
 
 class ExpertBot(SearchBot):
@@ -136,6 +178,13 @@ class ExpertBot(SearchBot):
         if not self._ready:
             self._prepare(view.rules)
         return super().choose(view, legal)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickled with every decision at the web table: the network is loaded again (once per
+        # process) rather than sent; the plan being followed travels.
+        state = dict(self.__dict__)
+        state.update(net=None, _ready=False, _encode=None)
+        return state
 
     def _choose_plan(self, v: SeatView, legal: Sequence[Action]) -> Plan:
         if self.net is None or self._encode is None:
