@@ -231,8 +231,8 @@ def shipped_for(rules: Rules) -> Path:
         except ModelError as err:
             # How far the model's closest table is from this one: the refusal names the
             # nearest model's differences.
-            far = min((sum(t.get(k) != here.get(k) for k in set(t) | set(here)
-                           if k not in TOLERATED) for t in meta.get("tables") or [{}]))
+            far = min(sum(t.get(k) != here.get(k) for k in set(t) | set(here)
+                           if k not in TOLERATED) for t in meta.get("tables") or [{}])
             reasons.append((far, str(err)))
             continue
         return path
