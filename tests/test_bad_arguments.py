@@ -44,6 +44,11 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 # Each line: a command and bad arguments; {name} is a fixture file, {dir} its folder.
 CASES = r"""
 rules bogus
+train --players 9
+train --rules bogus
+train --workers 0
+train --hidden abc
+train --resume {dir}/missing
 rules show nope
 rules show {bad_toml}
 rules show {bad_json}

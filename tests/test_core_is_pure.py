@@ -21,7 +21,8 @@ import handfoot
 
 # Sub-packages that are front ends or tooling, never core.
 NON_CORE_SUBPACKAGES = frozenset(
-    {"cli", "bots", "sim", "tui", "scorekeeper", "print", "server", "env", "openspiel"}
+    {"cli", "bots", "sim", "tui", "scorekeeper", "print", "server", "env", "openspiel",
+     "learn"}
 )
 
 # Module-level functions of `random` that use the hidden global generator.

@@ -60,7 +60,7 @@ def test_policy_without_a_path_plays_the_shipped_model_without_torch() -> None:
 @pytest.mark.parametrize(("rules", "players", "words"), [
     ("hand-and-foot-classic", 4, ["differs from hand-and-foot in 10 settings", "packets"]),
     ("hand-and-foot", 2, ["players", "team_size", "decks"]),
-    ("hand-knee-foot", 4, ["packets"]),
+    ("hand-and-foot-13", 4, ["packets"]),
 ])
 def test_a_model_refuses_a_table_it_was_not_made_for(rules: str, players: int,
                                                       words: list[str]) -> None:

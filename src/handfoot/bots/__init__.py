@@ -15,12 +15,19 @@ from typing import Any
 from .base import Bot, BotError
 from .basic import BasicBot
 from .heuristic import HeuristicBot
+from .levels import LEVELS, ExpertBot, StrongBot
 from .oracle import OracleBot
 from .policy import PolicyBot
 from .random_bot import RandomBot
 from .search import SearchBot
 
+# The levels named for people come first (weakest first, one line each in ``LEVELS``), then
+# the bots under their older names, which keep working.
 BOTS: dict[str, Callable[..., Bot]] = {
+    "beginner": BasicBot,
+    "casual": HeuristicBot,
+    "strong": StrongBot,
+    "expert": ExpertBot,
     "random": RandomBot,
     "basic": BasicBot,
     "heuristic": HeuristicBot,
@@ -115,5 +122,11 @@ def is_bot(spec: str) -> bool:
     return True
 
 
-__all__ = ["ANALYSIS_BOTS", "BOTS", "MODEL_BOTS", "BasicBot", "Bot", "BotError", "HeuristicBot",
-           "OracleBot", "PolicyBot", "RandomBot", "SearchBot", "is_bot", "make_bot"]
+def describe(name: str) -> str:
+    """One line about a bot level, for menus (``beginner: plays the obvious move...``)."""
+    return f"{name}: {LEVELS[name]}" if name in LEVELS else name
+
+
+__all__ = ["ANALYSIS_BOTS", "BOTS", "LEVELS", "MODEL_BOTS", "BasicBot", "Bot", "BotError",
+           "ExpertBot", "HeuristicBot", "OracleBot", "PolicyBot", "RandomBot", "SearchBot",
+           "StrongBot", "describe", "is_bot", "make_bot"]

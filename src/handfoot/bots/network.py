@@ -232,20 +232,24 @@ def shipped() -> list[Path]:
 def shipped_for(rules: Rules) -> Path:
     """The shipped model trained for this table, or a one-line refusal naming what exists."""
     found = shipped()
-    reasons = []
+    reasons: list[tuple[int, str]] = []
+    here = rules.to_mapping()
     for path in found:
         meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
         try:
             check_table(meta, rules, path.stem)
         except ModelError as err:
-            reasons.append(str(err))
+            # How far the model's closest table is from this one: the refusal names the
+            # nearest model's differences.
+            far = min(sum(t.get(k) != here.get(k) for k in set(t) | set(here)
+                           if k not in TOLERATED) for t in meta.get("tables") or [{}])
+            reasons.append((far, str(err)))
             continue
         return path
-    if len(reasons) == 1:
-        raise ModelError(reasons[0])
-    names = ", ".join(p.stem for p in found) or "none"
+    if reasons:
+        raise ModelError(min(reasons)[1])
     raise ModelError(f"bot 'policy': no shipped model plays {rules.name} with {rules.players} "
-                     f"players (shipped: {names}): train one and seat it as policy:path=FILE")
+                     "players: train one and seat it as policy:path=FILE")
 
 
 def export_sb3(model: Any, meta: Mapping[str, Any], out: str | Path) -> Path:

@@ -139,21 +139,27 @@ class SearchBot:
                 return
             play_turn(self.policy, HEURISTIC, world, world.seat, self.spread)
 
+    def _leaf(self, g: Game, v: SeatView) -> float:
+        """Where an option led in a world, for the seat's team (higher is better)."""
+        return (win_chance if self.win else value)(g, v.team, v.round_no)
+
+    def _leaf_win(self) -> bool:
+        """Whether ``_leaf`` is a chance to win (the margin is then scaled to one)."""
+        return self.win
+
     def _search(self, v: SeatView, options: list[T], trial: Callable[[Game, T], None]) -> int:
         """The index of the option with the best mean value (the first gets ``margin``)."""
         scores: list[list[float]] = [[] for _ in options]
         deadline = time.perf_counter() + self.ms / 1000 if self.ms > 0 else None
-        team = v.team
-        score = win_chance if self.win else value
         # The margin is in points; as a win chance, the slope of the normal at an even round.
-        head_start = self.margin * (0.4 / sigma_for(v.rules) if self.win else 1.0)
+        head_start = self.margin * (0.4 / sigma_for(v.rules) if self._leaf_win() else 1.0)
         worlds = 0
         while True:
             world = self._world(v)
             for i, option in enumerate(options):
                 g = world.clone()
                 trial(g, option)
-                scores[i].append(score(g, team, v.round_no))
+                scores[i].append(self._leaf(g, v))
             worlds += 1
             if deadline is not None:
                 if time.perf_counter() >= deadline:

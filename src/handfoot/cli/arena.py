@@ -23,8 +23,9 @@ def add_parser(subparsers: Any) -> None:
         "two bots, a round robin and a rating table.",
     )
     parser.add_argument("--bots", nargs="+", required=True, metavar="SPEC",
-                        help="two or more bots, e.g. heuristic random or search:worlds=8 "
-                        "(random, basic, heuristic, search; policy, the shipped trained model, or "
+                        help="two or more bots, e.g. strong casual or expert search:ms=50 (the "
+                        "levels beginner, casual, strong, expert; the older names random, basic, "
+                        "heuristic, search; policy, the shipped trained model, or "
                         "policy:path=FILE "
                         "(docs/RL.md); and oracle, which sees every card: an upper bound for "
                         "analysis)")

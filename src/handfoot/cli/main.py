@@ -24,7 +24,7 @@ from .common import UserError
 
 # Each module has add_parser(subparsers), which sets the command's ``run`` default.
 COMMANDS = ["rules", "demo", "bench", "replay", "arena", "simulate", "play", "score", "printout",
-            "serve"]
+            "serve", "train"]
 
 # Errors that mean the input was wrong, not the program.
 INPUT_ERRORS = (

@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from handfoot.bots import BOTS, BotError, is_bot
+from handfoot.bots import BOTS, LEVELS, BotError, describe, is_bot
+from handfoot.bots.levels import fallback_note
 from handfoot.files.folder import data_folder
 from handfoot.files.lock import FileInUse, SaveLock
 from handfoot.record import Record, Seat
@@ -40,8 +41,10 @@ def add_parser(subparsers: Any) -> None:
     )
     add_rules_options(parser)
     parser.add_argument("--bots", default=DEFAULT_BOT, metavar="LEVEL[,LEVEL...]",
-                        help=f"bot level for every other seat, or one per seat in seat order "
-                        f"({', '.join(BOTS)}, weakest first; default: {DEFAULT_BOT})")
+                        help="bot level for every other seat, or one per seat in seat order: "
+                        + "; ".join(describe(b) for b in LEVELS) + f" (older names: "
+                        f"{', '.join(b for b in BOTS if b not in LEVELS)}; default: "
+                        f"{DEFAULT_BOT})")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the deals and the bots (default: a new one each game)")
     parser.add_argument("--resume", metavar="FILE", default=None,
@@ -134,6 +137,10 @@ def build_session(args: argparse.Namespace) -> Any:
         rules = rules_from_args(args)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
         save = Path(args.save) if args.save else default_save_path(seed)
+        for level in dict.fromkeys(levels):
+            note = fallback_note(level, rules)
+            if note:
+                print(note, file=sys.stderr)
         return Session.new(rules, seed, levels, human=0, save_path=save)
     except (PlayError, BotError) as err:
         raise UserError(str(err)) from None

@@ -27,6 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from handfoot import __version__
+from handfoot.bots import LEVELS
 from handfoot.presets import PRESET_NAMES, house_rules, rules_from_text
 from handfoot.rules import Rules, RulesError
 
@@ -172,12 +173,13 @@ def _hall(request: Request | WebSocket) -> Hall:
 async def info(request: Request) -> Response:
     return JSONResponse({"protocol": p.PROTOCOL_VERSION, "server": f"handfoot {__version__}",
                          "presets": list(PRESET_NAMES), "bots": list(BOTS),
-                         "options": p.TableOptions().model_dump()})
+                         "levels": dict(LEVELS), "options": p.TableOptions().model_dump()})
 
 
 async def rules_form(request: Request) -> Response:
     """The presets and every option of the rules, for the lobby's house-rule editor."""
-    return JSONResponse({"presets": presets(), "options": options(), "bots": list(BOTS)})
+    return JSONResponse({"presets": presets(), "options": options(), "bots": list(BOTS),
+                         "levels": dict(LEVELS)})
 
 
 async def rule_clause(request: Request) -> Response:

@@ -78,7 +78,7 @@ export async function homePage(root) {
   function drawSeats() {
     const rules = state.explained.rules;
     const teams = Math.max(1, Math.floor(rules.players / rules.team_size));
-    while (state.bots.length < rules.players) state.bots.push("heuristic");
+    while (state.bots.length < rules.players) state.bots.push("casual");
     state.bots.length = rules.players;
     if (state.mySeat >= rules.players) state.mySeat = 0;
     fill(seats, h("fieldset", { class: "seat-choices" },
@@ -91,7 +91,8 @@ export async function homePage(root) {
         h("label", {}, h("span", { class: "sr-only" }, `Bot level for seat ${s + 1}`),
           h("select", { "aria-label": `Bot level for seat ${s + 1}`, dataset: { seat: String(s) },
             onchange: (e) => { state.bots[s] = e.target.value; } },
-          form.bots.map((b) => h("option", { value: b, selected: state.bots[s] === b }, `bot: ${b}`))))))));
+          form.bots.map((b) => h("option", { value: b, selected: state.bots[s] === b },
+            form.levels && form.levels[b] ? `bot: ${b} (${form.levels[b]})` : `bot: ${b}`))))))));
   }
 
   function rulesBody() {

@@ -40,7 +40,7 @@ class TablePage {
   constructor(tableId) {
     this.tableId = tableId;
     this.root = byId("main");
-    this.bots = ["random", "basic", "heuristic", "search"];
+    this.bots = ["beginner", "casual", "strong", "expert"];
     this.keys = store.tableKeys(tableId);
     this.missed = null;
     this.resultsSeen = null;

@@ -1,0 +1,101 @@
+"""``handfoot train``: self-play training of a network for one table (handfoot.learn).
+
+Imitation of the search bot, then self-play PPO against a league of past versions; the result is
+a NumPy model (``DIR/model.npz`` and ``DIR/model.json``) that ``strong:path=``, ``expert:path=``
+and ``policy:path=`` seat.  Needs the ``train`` extra (PyTorch); ``--backend ray`` the ``ray``
+extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+from handfoot.presets import PRESET_NAMES
+
+from .common import UserError
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "train",
+        help="train a network for a table by imitation and self-play (the train extra)",
+        description="Imitation of a teacher bot, then self-play PPO against a league of past "
+        "versions, with a critic that sees every hand during training only. Writes DIR/"
+        "model.npz and model.json (seat it as strong:path=DIR/model.npz), a checkpoint every "
+        "iteration, and DIR/curve.csv. docs/RL.md describes it.",
+    )
+    parser.add_argument("--rules", default="hand-and-foot", choices=PRESET_NAMES,
+                        help="the preset to train for (default: hand-and-foot)")
+    parser.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="N",
+                        help="players, 2 to 6 (default: 4)")
+    parser.add_argument("--out", metavar="DIR", default=None,
+                        help="the run's folder (default: runs/RULES-Np-seedS)")
+    parser.add_argument("--resume", metavar="DIR", default=None,
+                        help="carry on the run in DIR from its checkpoint (its settings, "
+                        "with --iterations, --minutes, --workers and --backend as given)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--iterations", type=int, default=100,
+                        help="PPO iterations in all (default: 100)")
+    parser.add_argument("--minutes", type=float, default=0.0,
+                        help="stop after this many minutes; --resume carries on (default: no "
+                        "limit)")
+    parser.add_argument("--rounds", type=int, default=8,
+                        help="self-play rounds per iteration (default: 8)")
+    parser.add_argument("--teacher", default="search:worlds=4",
+                        help="the bot imitated first (default: search:worlds=4)")
+    parser.add_argument("--bc-rounds", type=int, default=40,
+                        help="rounds the teacher plays for imitation (default: 40; 0 skips)")
+    parser.add_argument("--hidden", default="128,128",
+                        help="hidden layer widths (default: 128,128)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="rollout workers (processes, or Ray actors) (default: 2)")
+    parser.add_argument("--backend", choices=["process", "ray"], default="process")
+    parser.add_argument("--ray-address", default=None,
+                        help="a Ray cluster's address (default: start a local one)")
+    parser.add_argument("--eval-deals", type=int, default=16,
+                        help="deals against the heuristic at each evaluation (default: 16)")
+    parser.add_argument("--eval-every", type=int, default=5)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("torch") is None:
+        raise UserError("handfoot train needs PyTorch: pip install torch 'handfoot[train]'")
+    if args.backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise UserError("--backend ray needs Ray: pip install 'handfoot[ray]'")
+    if not 1 <= args.workers <= 1024 or not 1 <= args.rounds <= 100_000 \
+            or args.iterations < 0 or args.bc_rounds < 0 or not args.minutes >= 0:
+        raise UserError("--workers and --rounds must be at least 1, --iterations, "
+                        "--bc-rounds and --minutes at least 0")
+    try:
+        hidden = [int(x) for x in args.hidden.split(",") if x.strip()]
+    except ValueError:
+        hidden = []
+    if not hidden or not all(1 <= h <= 4096 for h in hidden):
+        raise UserError(f"--hidden: {args.hidden!r} is not widths such as 128,128")
+    if args.resume and not Path(args.resume, "checkpoint.pt").is_file():
+        raise UserError(f"--resume: no checkpoint.pt in {args.resume}")
+    from handfoot.learn.train import Settings, Trainer
+
+    def log(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    given = {"iterations": args.iterations, "minutes": args.minutes,
+             "workers": args.workers, "backend": args.backend,
+             "ray_address": args.ray_address}
+    if args.resume:
+        trainer = Trainer.resume(args.resume, log, **given)
+    else:
+        out = args.out or f"runs/{args.rules}-{args.players}p-seed{args.seed}"
+        settings = Settings(rules=args.rules, players=args.players, out=out, seed=args.seed,
+                            hidden=hidden, teacher=args.teacher, bc_rounds=args.bc_rounds,
+                            rounds=args.rounds, eval_deals=args.eval_deals,
+                            eval_every=args.eval_every, **given)
+        trainer = Trainer(settings, log)
+    path = trainer.train()
+    print(f"wrote {path} (seat it as strong:path={path})")
+    return 0

@@ -1,0 +1,120 @@
+"""handfoot.learn and ``handfoot train``: a tiny run end to end, its model seated by the bots,
+the NumPy forward equal to torch's on the trained weights, and a resumed run; the slow test
+trains a few steps on a local Ray cluster."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from handfoot.bots import make_bot, network
+from handfoot.bots.base import ask
+from handfoot.cli.main import main
+from handfoot.engine import Game
+from handfoot.presets import preset
+
+TINY = ["train", "--rules", "hand-and-foot", "--players", "2", "--iterations", "1",
+        "--rounds", "1", "--teacher", "heuristic", "--bc-rounds", "1", "--workers", "1",
+        "--eval-deals", "1", "--eval-every", "1", "--hidden", "16"]
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("torch")
+    out = tmp_path_factory.mktemp("train") / "run"
+    assert main([*TINY, "--out", str(out)]) == 0
+    return out
+
+
+def test_train_writes_a_model_the_bots_seat(tiny_run: Path) -> None:
+    meta = json.loads((tiny_run / "model.json").read_text())
+    assert meta["format"] == network.FORMAT and meta["players"] == [2]
+    assert meta["value_scale"] > 0 and meta["layers"] == [16]
+    rules = preset("hand-and-foot", 2).replace(rounds=1)
+    path = str(tiny_run / "model.npz")
+    for spec in (f"strong:path={path}", f"policy:path={path}",
+                 f"expert:path={path},ms=0,worlds=1,width=2"):
+        game = Game.new(rules, seed=3)
+        bots = [make_bot(spec, seed=1), make_bot("casual", seed=2)]
+        for _ in range(40):
+            legal = game.legal_actions()
+            action = ask(bots[game.actor], game)
+            assert action in legal
+            game.apply(action)
+    # A model for two players refuses a four-player table in one line.
+    game = Game.new(preset("hand-and-foot", 4).replace(rounds=1), seed=1)
+    with pytest.raises(Exception, match="trained for hand-and-foot with 2 players"):
+        ask(make_bot(f"strong:path={path}"), game)
+    curve = (tiny_run / "curve.csv").read_text().splitlines()
+    assert curve[0].startswith("iteration,phase") and len(curve) == 3
+
+
+def test_numpy_forward_equals_torch_on_the_trained_weights(tiny_run: Path) -> None:
+    import torch
+
+    from handfoot.learn.train import Trainer
+
+    trainer = Trainer.resume(tiny_run)
+    model = network.load_npz(tiny_run / "model.npz")
+    obs = np.random.default_rng(0).normal(size=(8, model.observation_size)).astype(np.float32)
+    mask = np.ones((8, model.actions), dtype=bool)
+    with torch.no_grad():
+        logits = trainer.net.logits(torch.as_tensor(obs), torch.as_tensor(mask)).numpy()
+        values = trainer.net.view_value(torch.as_tensor(obs)).numpy()
+    assert np.allclose(model.logits(obs), logits, atol=1e-5)
+    assert np.allclose(model.values(obs), values, atol=1e-5)
+
+
+def test_a_run_resumes_from_its_checkpoint(tiny_run: Path) -> None:
+    assert main(["train", "--resume", str(tiny_run), "--iterations", "2", "--workers", "1"]) == 0
+    rows = (tiny_run / "curve.csv").read_text().splitlines()
+    assert rows[-1].startswith("2,ppo")
+    assert json.loads((tiny_run / "model.json").read_text())["iterations"] == 2
+
+
+def test_the_default_install_plays_every_level_without_torch() -> None:
+    code = (
+        "import sys; sys.modules['torch'] = None\n"
+        "from handfoot.cli.main import build_parser; build_parser()\n"
+        "from handfoot.bots import make_bot\nfrom handfoot.bots.base import ask\n"
+        "from handfoot.engine import Game\nfrom handfoot.presets import preset\n"
+        "g = Game.new(preset('hand-and-foot').replace(rounds=1), seed=4)\n"
+        "bots = [make_bot(b, seed=1) for b in ('strong', 'beginner', 'expert:ms=2', 'casual')]\n"
+        "for _ in range(60):\n    g.apply(ask(bots[g.actor], g))\n"
+        "print([m for m in ('torch', 'handfoot.learn') if sys.modules.get(m)])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    assert out == "[]\n"
+
+
+@pytest.mark.slow
+def test_training_on_a_local_ray_cluster(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False)
+    try:
+        out = tmp_path / "ray"
+        assert main([*TINY, "--iterations", "2", "--workers", "2", "--rounds", "2",
+                     "--backend", "ray", "--out", str(out)]) == 0
+        assert network.load_npz(out / "model.npz").actions > 0
+    finally:
+        ray.shutdown()
+
+
+def test_bots_never_import_the_environment_or_training_at_module_level() -> None:
+    import ast
+
+    folder = Path(__file__).parent.parent / "src" / "handfoot" / "bots"
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in tree.body:  # module level only: imports inside functions are lazy
+            if isinstance(node, ast.ImportFrom):
+                module = ("." * node.level) + (node.module or "")
+                assert not module.startswith(("..env", "..learn", "handfoot.env",
+                                              "handfoot.learn")), (path.name, module)
