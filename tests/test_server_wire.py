@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Callable
 from itertools import count
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, get_args, get_origin, get_type_hints
 
 import pytest
 
@@ -351,6 +351,10 @@ def run_script(name: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> dict
             await hall.close()
 
     players = asyncio.run(go())
+    for pl in players:
+        for frame in pl.ws.frames:
+            if not frame.startswith("<"):
+                assert_typed(json.loads(frame))
     out: dict[str, str] = {}
     dump = os.environ.get("HANDFOOT_WIRE_DUMP")
     for i, pl in enumerate(players):
@@ -361,6 +365,19 @@ def run_script(name: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> dict
             Path(dump).mkdir(parents=True, exist_ok=True)
             (Path(dump) / f"{name}-{key}.jsonl").write_text(text + "\n", encoding="utf-8")
     return out
+
+
+SERVER_TYPES = dict(zip(p.SERVER_MESSAGE_TYPES, get_args(p.ServerMessage), strict=True))
+
+
+def assert_typed(message: Message) -> None:
+    """The message is one of the server's declared types, with exactly its fields (and the
+    answer's ``reply_to``, the update's ``events``, which are added as it is written)."""
+    kind = SERVER_TYPES[message["type"]]
+    hints = get_type_hints(kind, include_extras=True)
+    required = {k for k, t in hints.items() if get_origin(t) is not NotRequired}
+    allowed = set(hints) | {"reply_to"} | ({"events"} if message["type"] == "update" else set())
+    assert required <= set(message) <= allowed, (message["type"], set(message) ^ allowed)
 
 
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
