@@ -276,8 +276,11 @@ def test_a_dropped_seat_is_played_by_its_bot_then_handed_back(server: Server) ->
 
         await autoplay([back, bob], stop=ann_played_herself, seen=seen)
         assert back.table is not None and back.table["seats"][0]["driver"] == "person"
-        bot_moves = list({m["version"]: m for _, m in seen if m["type"] == "update"
-                          and m["seat"] == 0 and m["by"] == "bot"}.values())  # each once
+        # Each once, in version order: two clients' messages interleave in ``seen``, and Bob's
+        # may still hold some from before Ann came back.
+        bot_moves = [m for _, m in sorted({m["version"]: m for _, m in seen
+                                           if m["type"] == "update" and m["seat"] == 0
+                                           and m["by"] == "bot"}.items())]
         # If she came back mid-turn, the bot finished that turn and no more.
         ends = [i for i, m in enumerate(bot_moves)
                 if any(e["name"] in ("turn", "round_end") for e in m["events"])]

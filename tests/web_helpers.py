@@ -18,7 +18,7 @@ from handfoot.actions import Retract
 from handfoot.bots.heuristic import HeuristicBot
 from handfoot.cards import KIND_TOKENS
 from handfoot.engine import Game
-from handfoot.server import table as server_table
+from handfoot.server import lobby as server_lobby
 from handfoot.state import Phase
 from handfoot.undo import teaches
 from handfoot.views import view
@@ -121,7 +121,7 @@ def pin_deal(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Games the server starts during this test are dealt from ``seed`` (it draws a seed at
     random otherwise), so a test that needs a particular course of play gets it every run; the
     server's bots are seeded from it too."""
-    monkeypatch.setattr(server_table, "secrets", SimpleNamespace(randbelow=lambda _n: seed))
+    monkeypatch.setattr(server_lobby, "secrets", SimpleNamespace(randbelow=lambda _n: seed))
 
 
 # ---------------------------------------------------------------------- reading the page

@@ -128,9 +128,8 @@ class _Network:
         self.model = model
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        from ..actions import ATOMIC_ACTIONS
+        from ..actions import ACTION_INDEX, ATOMIC_ACTIONS
         from .observation import encode
-        from ..actions import ACTION_INDEX
 
         index_of = ACTION_INDEX.__getitem__
 

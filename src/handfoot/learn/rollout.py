@@ -23,9 +23,9 @@ import numpy.typing as npt
 
 from ..bots import make_bot
 from ..bots.base import ask
+from ..bots.observation import layout_for
 from ..cards import NUM_KINDS
 from ..engine import Game
-from ..bots.observation import layout_for
 from ..env.encoder import Encoder
 from ..env.engine import NUM_ACTIONS, apply_index, index_of, legal_indices
 from ..presets import preset

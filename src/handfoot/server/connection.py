@@ -1,5 +1,6 @@
-"""One websocket: reads messages, checks them (size, rate, schema), hands them to its table,
-and writes what the table sends through a queue so a slow reader never holds a table up."""
+"""One websocket: reads messages, checks them (size, rate, schema), hands each to its route
+(``ROUTES``: the message's type to the function that handles it), and writes what the table
+sends through a queue so a slow reader never holds a table up."""
 
 from __future__ import annotations
 
@@ -8,16 +9,14 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import lobby
 from . import protocol as p
 from .messages import dumps, error
-from .table import TableClosed
-
-if TYPE_CHECKING:
-    from .table import Table
+from .table import Table, TableClosed
 
 log = logging.getLogger("handfoot.server")
 
@@ -167,56 +166,71 @@ class Connection:
             return
         self.send_error(p.ProtocolError("too_fast", f"{what}; message dropped", reply_to))
 
-    async def _dispatch(self, table: Table, msg: Any) -> None:
-        if isinstance(msg, p.Hello):
-            if self.table is not None:
-                raise p.ProtocolError("status", "hello was already said", msg.id)
-            if msg.protocol != p.PROTOCOL_VERSION:
-                raise p.ProtocolError("protocol", f"this server speaks protocol version "
-                                      f"{p.PROTOCOL_VERSION}, not {msg.protocol}", msg.id,
-                                      supported=[p.PROTOCOL_VERSION])
-            # Looked up again now: a table nobody was at may have left memory since the
-            # connection opened (a fresh copy is loaded from storage), and from the lookup to
-            # being attached nothing else runs, so it cannot leave again in between.
-            assert self._find is not None
-            for _ in range(3):
-                current = await self._find()
-                if current is None:
-                    raise p.ProtocolError("not_found", "no such table", msg.id)
-                try:
-                    await current.attach(self, msg)
-                except TableClosed:
-                    continue
-                self.table = current
-                return
-            raise p.ProtocolError("internal", "the table could not be loaded; try again",
-                                  msg.id)
-        if self.table is None:
+    async def _dispatch(self, table: Table, msg: p.ClientMessage) -> None:
+        if self.table is None and not isinstance(msg, p.Hello):
             raise p.ProtocolError("hello_first", "say hello first", msg.id)
-        table = self.table
-        if isinstance(msg, p.Act):
-            await table.act(self, msg)
-        elif isinstance(msg, p.Check):
-            table.check(self, msg)
-        elif isinstance(msg, p.Undo):
-            await table.undo(self, msg)
-        elif isinstance(msg, p.Ping):
-            self.send(dumps({"type": "pong", "reply_to": msg.id}))
-        elif isinstance(msg, p.Sync):
-            table.sync(self, msg)
-        elif isinstance(msg, p.Hint):
-            table.hint(self, msg)
-        elif isinstance(msg, p.Chat):
-            if not self._chat.take():
-                raise p.ProtocolError("too_fast", "at most one chat line a second", msg.id)
-            table.chat(self, msg)
-        elif isinstance(msg, p.Join):
-            await table.join(self, msg)
-        elif isinstance(msg, p.Leave):
-            await table.leave(self, msg)
-        elif isinstance(msg, p.Start):
-            await table.start(self, msg)
-        elif isinstance(msg, p.Options):
-            await table.set_options(self, msg)
-        elif isinstance(msg, p.Rematch):
-            await table.rematch(self, msg)
+        done = ROUTES[msg.type](self.table or table, self, msg)
+        if done is not None:
+            await done
+
+    async def hello(self, msg: p.Hello) -> None:
+        if self.table is not None:
+            raise p.ProtocolError("status", "hello was already said", msg.id)
+        if msg.protocol != p.PROTOCOL_VERSION:
+            raise p.ProtocolError("protocol", f"this server speaks protocol version "
+                                  f"{p.PROTOCOL_VERSION}, not {msg.protocol}", msg.id,
+                                  supported=[p.PROTOCOL_VERSION])
+        # Looked up again now: a table nobody was at may have left memory since the
+        # connection opened (a fresh copy is loaded from storage), and from the lookup to
+        # being attached nothing else runs, so it cannot leave again in between.
+        assert self._find is not None
+        for _ in range(3):
+            current = await self._find()
+            if current is None:
+                raise p.ProtocolError("not_found", "no such table", msg.id)
+            try:
+                await current.attach(self, msg)
+            except TableClosed:
+                continue
+            self.table = current
+            return
+        raise p.ProtocolError("internal", "the table could not be loaded; try again", msg.id)
+
+    def chat(self, table: Table, msg: p.Chat) -> None:
+        if not self._chat.take():
+            raise p.ProtocolError("too_fast", "at most one chat line a second", msg.id)
+        table.chat(self, msg)
+
+
+def _hello(table: Table, conn: Connection, msg: p.Hello) -> Awaitable[None]:
+    return conn.hello(msg)
+
+
+def _chat(table: Table, conn: Connection, msg: p.Chat) -> None:
+    conn.chat(table, msg)
+
+
+def _ping(table: Table, conn: Connection, msg: p.Ping) -> None:
+    pong: p.Pong = {"type": "pong", "reply_to": msg.id}
+    conn.send(dumps(pong))
+
+
+# Each client message type (protocol.MESSAGE_TYPES) and what handles it, called with the
+# connection's table, the connection and the parsed message; only hello comes before the
+# connection has a table.  A test holds these keys to the protocol's list and its document.
+Route = Callable[[Table, "Connection", Any], Awaitable[None] | None]
+ROUTES: dict[str, Route] = {
+    "hello": _hello,
+    "join": lobby.join,
+    "leave": lobby.leave,
+    "start": lobby.start,
+    "options": lobby.set_options,
+    "act": Table.act,
+    "check": Table.check,
+    "undo": Table.undo,
+    "hint": Table.hint,
+    "chat": _chat,
+    "rematch": lobby.rematch,
+    "sync": Table.sync,
+    "ping": _ping,
+}

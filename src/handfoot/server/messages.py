@@ -6,7 +6,8 @@ spectator.  Nothing here reads the game's hidden state; every card a message nam
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
 
 from handfoot.actions import Action, Add, LayDown, Start
 from handfoot.cards import JOKER, TWO, WILD_SLOT
@@ -17,8 +18,12 @@ from handfoot.scoring import winners
 from handfoot.tables import tables_for
 from handfoot.views import view
 
+from . import protocol as p
 
-def dumps(message: dict[str, Any]) -> str:
+M = TypeVar("M", bound=Mapping[str, object])
+
+
+def dumps(message: Mapping[str, object]) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -26,7 +31,7 @@ def dumps_list(items: list[dict[str, Any]]) -> str:
     return json.dumps(items, ensure_ascii=False, separators=(",", ":"))
 
 
-def dumps_with(message: dict[str, Any], key: str, json_text: str) -> str:
+def dumps_with(message: Mapping[str, object], key: str, json_text: str) -> str:
     """``dumps(message)`` with one more field whose value is already JSON text (written once
     for every client rather than once per client)."""
     return f'{dumps(message)[:-1]},"{key}":{json_text}}}'
@@ -64,7 +69,7 @@ def legal_texts(game: Game, seat: int | None) -> list[str]:
     return [a.text for a in game.legal_actions()]
 
 
-def pile_mapping(game: Game, seat: int | None) -> dict[str, Any] | None:
+def pile_mapping(game: Game, seat: int | None) -> p.PileInfo | None:
     """Whether the seat may take the pile (or could, at its draw), the engine's reason if not,
     and what a take needs; None for a spectator, who takes nothing."""
     if seat is None:
@@ -97,18 +102,19 @@ def meld_points(game: Game, action: Action) -> int:
                + j * values[JOKER] for slot, n, tw, j in parts)
 
 
-def error(code: str, message: str, reply_to: str | int | None = None,
-          **extra: Any) -> dict[str, Any]:
+def error(code: str, message: str, reply_to: p.ReplyTo = None,
+          **extra: Any) -> p.ErrorMessage:
     out: dict[str, Any] = {"type": "error"}
     if reply_to is not None:
         out["reply_to"] = reply_to
     out |= {"code": code, "message": message, **extra}
-    return out
+    return cast(p.ErrorMessage, out)
 
 
-def reply(message: dict[str, Any], reply_to: str | int | None) -> dict[str, Any]:
-    """The message as the answer to the client's message ``reply_to`` (its ``id``)."""
+def reply(message: M, reply_to: p.ReplyTo) -> M:
+    """The message as the answer to the client's message ``reply_to`` (its ``id``), which
+    goes second, after the type."""
     if reply_to is None:
         return message
-    return {"type": message["type"], "reply_to": reply_to,
-            **{k: v for k, v in message.items() if k != "type"}}
+    return cast(M, {"type": message["type"], "reply_to": reply_to,
+                    **{k: v for k, v in message.items() if k != "type"}})

@@ -1,14 +1,17 @@
-"""The messages clients send, as schemas (pydantic), and the limits on them (docs/PROTOCOL.md).
+"""The protocol both ways (docs/PROTOCOL.md): the messages clients send, as schemas
+(pydantic), with the limits on them; and the messages the server sends, as types
+(``TypedDict``) the builders of those messages are checked against.
 
 ``parse_message`` turns one text frame into one typed message or a :class:`ProtocolError`
-naming what was wrong; nothing a client sends reaches a table unchecked.
+naming what was wrong; nothing a client sends reaches a table unchecked.  Each list of message
+types is derived from its union, so a message is declared once.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, get_args, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -160,13 +163,19 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[
-    Hello | Join | Leave | Start | Options | Act | Check | Undo | Hint | Chat | Rematch | Sync
-    | Ping,
-    Field(discriminator="type"),
-]
-MESSAGE_TYPES = ("hello", "join", "leave", "start", "options", "act", "check", "undo", "hint",
-                 "chat", "rematch", "sync", "ping")
+_CLIENT_MESSAGES = (Hello | Join | Leave | Start | Options | Act | Check | Undo | Hint | Chat
+                    | Rematch | Sync | Ping)
+ClientMessage = Annotated[_CLIENT_MESSAGES, Field(discriminator="type")]
+
+
+def _type_of(message: type) -> str:
+    """The one value of a message class's ``type`` field (its ``Literal``)."""
+    kind: str = get_args(get_type_hints(message)["type"])[0]
+    return kind
+
+
+# The client's message types in the union's order (the order the unknown_type error names).
+MESSAGE_TYPES: tuple[str, ...] = tuple(_type_of(m) for m in get_args(_CLIENT_MESSAGES))
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -233,6 +242,174 @@ def _first_error(kind: str, err: ValidationError) -> str:
         loc = loc[1:]
     where = ".".join([kind, *loc])
     return f"{where}: {first['msg']}"
+
+
+# ====================================================================== server to client
+# Each message the server sends over the websocket, field for field in the order it is sent.
+# The copy that answers a client's message also carries ``reply_to`` (its id), put second by
+# messages.reply (an update's: after the fields below); an update's ``events`` are written
+# once for every reader as JSON text and appended last (messages.dumps_with).  The view, the
+# rules and the events are the core's own mappings (views.py, rules.py, server/words.py).
+ReplyTo = str | int | None  # a client message's id, answered as ``reply_to``
+TableStatus = Literal["lobby", "playing", "over"]
+LOBBY: TableStatus = "lobby"
+PLAYING: TableStatus = "playing"
+OVER: TableStatus = "over"
+
+
+class You(TypedDict):
+    seat: int | None
+    host: bool
+    name: str
+
+
+class Welcome(TypedDict):
+    type: Literal["welcome"]
+    protocol: int
+    server: str
+    table: str
+    you: You
+
+
+class Joined(TypedDict):
+    type: Literal["joined"]
+    seat: int
+    seat_token: str
+
+
+class TableSeat(TypedDict):
+    seat: int
+    team: int
+    name: str
+    occupant: str  # person, bot, open
+    driver: str  # person, bot, open
+    connected: bool
+    hold: float | None
+    hold_counting: bool
+    bot: str
+
+
+class TableMessage(TypedDict):
+    type: Literal["table"]
+    table: str
+    name: str
+    status: TableStatus
+    game: int
+    version: int
+    rules: dict[str, Any]
+    packet_names: list[str]
+    options: dict[str, Any]
+    moves: list[str]
+    seats: list[TableSeat]
+    spectators: int
+
+
+class PileInfo(TypedDict):
+    open: bool
+    clause: str
+    rule: str
+    reason: str
+    take: str | None
+    uses: str
+    short: int
+    needs: str
+
+
+class SeatPayload(TypedDict):
+    """What ``state`` and ``update`` both carry, built from the reader's seat."""
+
+    view: dict[str, Any]
+    legal: list[str]
+    can_undo: bool
+    pile: PileInfo | None
+    quota_missing: list[dict[str, int]]
+    table_points: list[int]
+
+
+class State(SeatPayload):
+    type: Literal["state"]
+    version: int
+    game: int
+    log: list[str]
+
+
+class Update(SeatPayload):
+    type: Literal["update"]
+    version: int
+    game: int
+    seat: int
+    by: str
+    action: str
+    log: list[str]
+
+
+class CatchUpEntry(TypedDict):
+    version: int
+    seat: int
+    by: str
+    action: str
+    events: list[dict[str, Any]]
+    log: list[str]
+
+
+# "from" is a Python keyword: the functional form.
+CatchUp = TypedDict("CatchUp", {"type": Literal["catch_up"], "from": int, "to": int,
+                                "entries": list[CatchUpEntry]})
+
+
+class Refused(TypedDict):
+    type: Literal["refused"]
+    action: str
+    clause: str
+    rule: str
+    reason: str
+
+
+class Opening(TypedDict):
+    laid: int
+    minimum: int
+
+
+class Checked(TypedDict):
+    type: Literal["checked"]
+    action: str
+    ok: bool
+    clause: str
+    rule: str
+    reason: str
+    points: int
+    opening: Opening | None
+
+
+class HintAnswer(TypedDict):
+    type: Literal["hint"]
+    action: str | None
+    text: str
+
+
+class ChatLine(TypedDict):
+    type: Literal["chat"]
+    seat: int
+    name: str
+    text: str
+
+
+class ErrorMessage(TypedDict):
+    type: Literal["error"]
+    code: str
+    message: str
+    version: NotRequired[int]  # stale: the table's version now
+    supported: NotRequired[list[int]]  # protocol: the versions this server speaks
+
+
+class Pong(TypedDict):
+    type: Literal["pong"]
+    reply_to: str | int | None  # always sent: null when the ping had no id
+
+
+ServerMessage = (Welcome | Joined | TableMessage | State | Update | CatchUp | Refused | Checked
+                 | HintAnswer | ChatLine | ErrorMessage | Pong)
+SERVER_MESSAGE_TYPES: tuple[str, ...] = tuple(_type_of(m) for m in get_args(ServerMessage))
 
 
 # ====================================================================== HTTP: a new table

@@ -1,22 +1,20 @@
-"""One table: its seats and who drives them, its one game, its version, and its clients.
+"""One table: its seats, its one game, its version, and its clients.
 
 Every change to a table happens under the table's lock, one at a time, in this order: check
 (the engine's refusal), apply, store (one transaction), then send each client the update built
-from its own seat's view.  Bots act through the same ``_apply`` as people.  A seat whose
-person has gone is held while it is to act (``seat_hold``), then driven by its bot, and handed
-back at the start of the next turn after the person returns.
+from its own seat's view.  Bots act through the same ``apply`` as people.  The lobby (seats,
+options, starting, rematch) is lobby.py's and who drives each seat (bots, seat holds,
+hand-back) is seat_drivers.py's: both change the table only under its lock and through it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import html
 import logging
-import secrets
 import time
 from collections import deque
-from typing import Any
+from typing import cast
 
 from handfoot.actions import Action, ActionSyntaxError, Draw, parse_action
 from handfoot.bots.hint import hint
@@ -27,8 +25,8 @@ from handfoot.views import view
 from . import protocol as p
 from . import push
 from .coach import moves_that_apply, table_points
-from .drivers import BotRunner, bot_name
-from .keeping import GameKeeper, header_mapping, record_mapping
+from .drivers import BotRunner
+from .keeping import GameKeeper, record_mapping
 from .messages import (
     dumps,
     dumps_list,
@@ -41,16 +39,18 @@ from .messages import (
     reply,
     seat_view,
 )
-from .seats import BOT, OPEN, PERSON, Client, Seat, bot_levels, clean_text
+from .protocol import LOBBY, OVER, PLAYING
+from .seat_drivers import SeatDrivers
+from .seats import BOT, OPEN, PERSON, Client, Seat, clean_text
 from .stats import Stats
 from .storage import ActionRow, Storage, StoredTable
-from .tokens import matches, new_seat_token, token_hash
+from .tokens import matches
 from .updates import Entry, LogItem, log_lines, undo_words, words
 from .words import event_mapping
 
 log = logging.getLogger("handfoot.server")
 
-LOBBY, PLAYING, OVER = "lobby", "playing", "over"
+__all__ = ["LOBBY", "OVER", "PLAYING", "Table", "TableClosed"]
 
 
 class TableClosed(Exception):
@@ -66,7 +66,7 @@ class Table:
         self.host_hash = row.host_hash
         self.rules = Rules.from_mapping(row.rules)
         self.options = p.TableOptions.model_validate(row.options)
-        self.status = row.status
+        self.status = cast(p.TableStatus, row.status)  # storage keeps only these three
         self.game_no = row.game
         self.version = row.version
         self.storage = storage
@@ -79,9 +79,7 @@ class Table:
         self.keeper: GameKeeper | None = None
         self.history: deque[Entry] = deque(maxlen=p.HISTORY)
         self.log: deque[LogItem] = deque(maxlen=p.LOG_LINES)
-        self._bot_task: asyncio.Task[None] | None = None
-        self._hold_task: asyncio.Task[None] | None = None
-        self._hold_seat = -1
+        self.drivers = SeatDrivers(self)
         self.idle_since = time.monotonic()
         self.closed = False  # set when the hall lets the table go from memory
         for seat in self.seats:
@@ -99,7 +97,7 @@ class Table:
                               [(a.round, a.seat, a.action) for a in game.actions])
         keeper, steps = GameKeeper.rebuild(data)
         self.keeper = keeper
-        self._make_bots()
+        self.drivers.make_bots()
         names = keeper.names
         self.log.append(f"{self.rules.name}: game {self.game_no}, "
                         f"{len(game.actions)} moves so far")
@@ -111,16 +109,18 @@ class Table:
             self.history.append(entry)
             self.log.append(entry)
 
-    def _make_bots(self) -> None:
-        assert self.keeper is not None
-        seed = self.keeper.game.seed or 0
-        for seat in self.seats:
-            seat.bot = self.runner.make(seat.level, seed * 10 + seat.index + 1)
+    def begin(self, keeper: GameKeeper, game_no: int) -> None:
+        """Play this new game (stored already): the lobby's start and rematch."""
+        self.keeper, self.game_no, self.status = keeper, game_no, PLAYING
+        self.drivers.make_bots()
+        self.log.append(f"— game {game_no}: {self.rules.name}")
+        g = keeper.game
+        self.log.append(f"— {keeper.names[g.dealer]} deals round {g.round_no}")
 
     # ================================================================ clients
     @property
     def idle(self) -> bool:
-        return not self.clients and self._bot_task is None and not self.lock.locked()
+        return not self.clients and not self.drivers.busy and not self.lock.locked()
 
     async def attach(self, client: Client, hello: p.Hello) -> None:
         async with self.lock:
@@ -142,13 +142,14 @@ class Table:
             client.host = host
             self.clients.add(client)
             if seat is not None:
-                self._seat_client(seat, client)
-            self._send(client, reply(self._welcome(client), hello.id))
-            self._broadcast_table()
-            self._send_state(client, hello.last_version)
-            self._kick()
+                self.seat_client(seat, client)
+            self.send(client, reply(self._welcome(client), hello.id))
+            self.broadcast_table()
+            self.send_state(client, hello.last_version)
+            self.drivers.kick()
 
-    def _seat_client(self, seat: Seat, client: Client) -> None:
+    def seat_client(self, seat: Seat, client: Client) -> None:
+        """The client holds the seat now (an older connection holding it is closed)."""
         old = seat.client
         if old is not None and old is not client:
             old.seat = None
@@ -156,15 +157,7 @@ class Table:
             old.close(p.CLOSE_REPLACED, "seat taken over by a newer connection")
         seat.client = client
         client.seat = seat.index
-        if self._hold_seat == seat.index:
-            self._stop_hold()
-        seat.hold_left = self.options.seat_hold
-        if seat.driver == BOT and seat.person:
-            g = self.keeper.game if self.keeper else None
-            if g is not None and self.status == PLAYING and seat.index in (g.seat, g.actor):
-                seat.hand_back = True  # the bot finishes this turn
-            else:
-                seat.driver = PERSON
+        self.drivers.person_back(seat)
 
     async def detach(self, client: Client) -> None:
         async with self.lock:
@@ -178,120 +171,8 @@ class Table:
                     seat.hand_back = False
             if not self.clients:
                 self.idle_since = time.monotonic()
-            self._broadcast_table()
-            self._kick()
-
-    # ================================================================ the lobby
-    async def join(self, client: Client, msg: p.Join) -> None:
-        async with self.lock:
-            if client.seat is not None:
-                raise p.ProtocolError("seat", f"you already hold seat {client.seat}", msg.id)
-            if self.status != LOBBY:
-                raise p.ProtocolError("seat", "the game has started: seats are fixed", msg.id)
-            if msg.seat >= len(self.seats):
-                raise p.ProtocolError("seat", f"this table has seats 0 to {len(self.seats) - 1}",
-                                      msg.id)
-            seat = self.seats[msg.seat]
-            if seat.person:
-                raise p.ProtocolError("seat", f"seat {msg.seat} is taken", msg.id)
-            name = clean_text(msg.name, p.NAME_LENGTH)
-            if not name:
-                raise p.ProtocolError("bad_message", "join.name: give a name of 1 to "
-                                      f"{p.NAME_LENGTH} characters", msg.id)
-            token = new_seat_token()
-            await self.storage.set_seat(self.id, seat.index, name, token_hash(token))
-            seat.name, seat.token_hash = name, token_hash(token)
-            seat.driver = PERSON
-            seat.hold_left = self.options.seat_hold
-            self._seat_client(seat, client)
-            self._send(client, reply({"type": "joined", "seat": seat.index,
-                                       "seat_token": token}, msg.id))
-            self._broadcast_table()
-
-    async def leave(self, client: Client, msg: p.Leave) -> None:
-        async with self.lock:
-            if client.seat is None:
-                raise p.ProtocolError("not_seated", "you hold no seat", msg.id)
-            if self.status != LOBBY:
-                raise p.ProtocolError("status", "the game has started: close the connection "
-                                      "and a bot will play your seat after the seat hold", msg.id)
-            seat = self.seats[client.seat]
-            await self.storage.set_seat(self.id, seat.index, "", None)
-            seat.name, seat.token_hash, seat.client = "", None, None
-            client.seat = None
-            self._broadcast_table(client, msg.id)
-
-    async def start(self, client: Client, msg: p.Start) -> None:
-        async with self.lock:
-            self._need_host(client, msg.id)
-            if self.status != LOBBY:
-                raise p.ProtocolError("status", f"the table is {self.status}, not in its lobby",
-                                      msg.id)
-            await self._new_game(client, msg.id)
-
-    async def rematch(self, client: Client, msg: p.Rematch) -> None:
-        async with self.lock:
-            self._need_host(client, msg.id)
-            if self.status != OVER:
-                raise p.ProtocolError("status", "a rematch comes after the game is over", msg.id)
-            await self._new_game(client, msg.id)
-
-    async def _new_game(self, client: Client, reply_to: str | int | None) -> None:
-        for seat in self.seats:
-            if not seat.person:
-                seat.name = bot_name(seat.level, seat.index)
-            seat.driver = PERSON if seat.person else BOT
-            seat.hold_left = self.options.seat_hold
-            seat.hand_back = False
-        names = [s.name for s in self.seats]
-        game_no = self.game_no + 1
-        seed = secrets.randbelow(10**9)
-        description = f"handfoot serve: {self.name or 'table ' + self.id}, game {game_no}"
-        keeper = GameKeeper.new(self.rules, seed, names, description)
-        header = header_mapping(self.rules, seed, names, [s.team for s in self.seats],
-                                description)
-        deals = [(r, d.to_mapping()) for r, d in keeper.deals()]
-        await self.storage.start_game(self.id, game_no, header, deals, self.version, names)
-        self.keeper, self.game_no, self.status = keeper, game_no, PLAYING
-        self._make_bots()
-        self.log.append(f"— game {game_no}: {self.rules.name}")
-        g = keeper.game
-        self.log.append(f"— {names[g.dealer]} deals round {g.round_no}")
-        self._broadcast_table(client, reply_to)
-        for client in self.clients:
-            self._send_state(client, None)
-        self._kick()
-
-    async def set_options(self, client: Client, msg: p.Options) -> None:
-        async with self.lock:
-            self._need_host(client, msg.id)
-            levels: list[str] | None = None
-            if msg.bots is not None:
-                if self.status != LOBBY:
-                    raise p.ProtocolError("status", "bot levels are fixed once the game starts",
-                                          msg.id)
-                levels = bot_levels(msg.bots, len(self.seats), msg.id)
-            options = self.options
-            if msg.options is not None:
-                changes = msg.options.model_dump(exclude_none=True)
-                options = self.options.model_copy(update=changes)
-            await self.storage.set_options(self.id, options.model_dump(), levels)
-            if options.seat_hold != self.options.seat_hold:
-                self._stop_hold()
-                for seat in self.seats:
-                    seat.hold_left = min(seat.hold_left, options.seat_hold) \
-                        if seat.client is None else options.seat_hold
-            self.options = options
-            if levels is not None:
-                for seat, level in zip(self.seats, levels, strict=True):
-                    seat.level = level
-            self._broadcast_table(client, msg.id)
-            self._kick()
-
-    def _need_host(self, client: Client, reply_to: str | int | None) -> None:
-        if not client.host:
-            raise p.ProtocolError("host", "only the host may do this (hello with the host "
-                                  "token)", reply_to)
+            self.broadcast_table()
+            self.drivers.kick()
 
     # ================================================================ playing
     async def act(self, client: Client, msg: p.Act) -> None:
@@ -312,7 +193,7 @@ class Table:
             if refusal is not None:
                 self._refuse(client, msg.id, action.text, refusal)
                 return
-            await self._apply(seat, action, PERSON, msg.id)
+            await self.apply(seat, action, PERSON, msg.id)
 
     def check(self, client: Client, msg: p.Check) -> None:
         """Would the engine take this action now?  Nothing is applied: the page shows the
@@ -330,16 +211,16 @@ class Table:
         clause, reason = refusal or ("", "")
         team = self.rules.team_of(seat)
         points = meld_points(g, action)
-        opening = None
+        opening: p.Opening | None = None
         if not g.over and not g.opened[team]:
             mine = g.seat == seat
             laid = g.staged if mine else 0
             minimum = g.minimum if mine else g.opening_minimum(team)
             opening = {"laid": laid + points, "minimum": minimum}
-        self._send(client, reply({"type": "checked", "action": action.text,
-                                   "ok": refusal is None, "clause": clause,
-                                   "rule": CLAUSES.get(clause, ""), "reason": reason,
-                                   "points": points, "opening": opening}, msg.id))
+        checked: p.Checked = {"type": "checked", "action": action.text, "ok": refusal is None,
+                              "clause": clause, "rule": CLAUSES.get(clause, ""),
+                              "reason": reason, "points": points, "opening": opening}
+        self.send(client, reply(checked, msg.id))
 
     async def undo(self, client: Client, msg: p.Undo) -> None:
         async with self.lock:
@@ -368,12 +249,11 @@ class Table:
                                   "them on)", msg.id)
         assert self.keeper is not None
         best = hint(self.keeper.game, seat)
-        if best is None:
-            self._send(client, reply({"type": "hint", "action": None,
-                                       "text": "nothing to do: it is not your move"}, msg.id))
-            return
-        self._send(client, reply({"type": "hint", "action": best.text,
-                                   "text": f"the heuristic bot would {best.text}"}, msg.id))
+        answer: p.HintAnswer = (
+            {"type": "hint", "action": None, "text": "nothing to do: it is not your move"}
+            if best is None else
+            {"type": "hint", "action": best.text, "text": f"the heuristic bot would {best.text}"})
+        self.send(client, reply(answer, msg.id))
 
     def chat(self, client: Client, msg: p.Chat) -> None:
         if client.seat is None:
@@ -382,19 +262,19 @@ class Table:
         if not text:
             raise p.ProtocolError("bad_message", "chat.text: nothing to say", msg.id)
         seat = self.seats[client.seat]
-        line = {"type": "chat", "seat": seat.index, "name": html.escape(seat.name),
-                "text": html.escape(text)}
+        line: p.ChatLine = {"type": "chat", "seat": seat.index, "name": html.escape(seat.name),
+                            "text": html.escape(text)}
         out = dumps(line)
         for other in self.clients:
             other.send(out if other is not client else dumps(reply(line, msg.id)))
 
     def sync(self, client: Client, msg: p.Sync) -> None:
         if self.keeper is None:
-            self._send(client, reply(self.table_message(), msg.id))
+            self.send(client, reply(self.table_message(), msg.id))
         else:
-            self._send_state(client, msg.last_version, msg.id)
+            self.send_state(client, msg.last_version, msg.id)
 
-    def _playing_seat(self, client: Client, reply_to: str | int | None) -> int:
+    def _playing_seat(self, client: Client, reply_to: p.ReplyTo) -> int:
         if client.seat is None:
             raise p.ProtocolError("not_seated", "spectators watch; join a seat to play",
                                   reply_to)
@@ -403,21 +283,22 @@ class Table:
                                   reply_to)
         return client.seat
 
-    def _need_version(self, version: int, reply_to: str | int | None) -> None:
+    def _need_version(self, version: int, reply_to: p.ReplyTo) -> None:
         if version != self.version:
             raise p.ProtocolError("stale", f"your message was for version {version}; the "
                                   f"table is at version {self.version}", reply_to,
                                   version=self.version)
 
-    def _refuse(self, client: Client, reply_to: str | int | None, text: str,
+    def _refuse(self, client: Client, reply_to: p.ReplyTo, text: str,
                 refusal: tuple[str, str]) -> None:
         clause, reason = refusal
-        self._send(client, reply({"type": "refused", "action": text, "clause": clause,
-                                   "rule": CLAUSES.get(clause, ""), "reason": reason},
-                                  reply_to))
+        refused: p.Refused = {"type": "refused", "action": text, "clause": clause,
+                              "rule": CLAUSES.get(clause, ""), "reason": reason}
+        self.send(client, reply(refused, reply_to))
 
-    async def _apply(self, seat: int, action: Action, by: str,
-                     reply_to: str | int | None = None) -> None:
+    # ================================================================ apply, store, publish
+    async def apply(self, seat: int, action: Action, by: str,
+                    reply_to: p.ReplyTo = None) -> None:
         """Apply an action the engine allows, store it, then tell everyone."""
         keeper = self.keeper
         assert keeper is not None
@@ -450,16 +331,13 @@ class Table:
         hands = (before, view(keeper.game, seat).hand) if before is not None else None
         entry = Entry(version, seat, by, action.text, dumps_list(events),
                       words(applied.events, names, hands, for_you))
-        changed = False
-        if over or any(e["name"] in ("turn", "deal") for e in events):
-            for s in self.seats:
-                if s.hand_back:
-                    s.hand_back, s.driver, changed = False, PERSON, True
+        turn_over = over or any(e["name"] in ("turn", "deal") for e in events)
+        changed = self.drivers.hand_back() if turn_over else False
         self._publish(entry, {seat: reply_to} if reply_to is not None else {})
         if changed or over:
-            self._broadcast_table()
+            self.broadcast_table()
 
-    def _publish(self, entry: Entry, replies: dict[int, str | int | None]) -> None:
+    def _publish(self, entry: Entry, replies: dict[int, p.ReplyTo]) -> None:
         """Send one update to every client, each built from its own seat's view."""
         self.history.append(entry)
         self.log.append(entry)
@@ -470,22 +348,25 @@ class Table:
             text = built.get(seat) if reply is None else None
             if text is None:
                 msg = self._update(entry, seat)
-                if reply is not None:
-                    msg["reply_to"] = reply
-                text = dumps_with(msg, "events", entry.events)
+                answer = {**msg, "reply_to": reply} if reply is not None else msg
+                text = dumps_with(answer, "events", entry.events)
                 if reply is None:
                     built[seat] = text
             client.send(text)
-        self._kick()
+        self.drivers.kick()
         push.published(self)  # "your turn" to a person who is away (push.py)
 
-    def _update(self, entry: Entry, seat: int | None) -> dict[str, Any]:
-        assert self.keeper is not None
-        g = self.keeper.game
+    def _update(self, entry: Entry, seat: int | None) -> p.Update:
         return {"type": "update", "version": entry.version, "game": self.game_no,
                 "seat": entry.seat, "by": entry.by, "action": entry.action,
-                "log": entry.log(seat),
-                "view": seat_view(g, seat) if seat is not None else public_view(g),
+                "log": entry.log(seat), **self._seat_payload(seat)}
+
+    def _seat_payload(self, seat: int | None) -> p.SeatPayload:
+        """What ``state`` and ``update`` tell one reader about the game now: its seat's view
+        (the public one for a spectator), and what only its own seat may do."""
+        assert self.keeper is not None
+        g = self.keeper.game
+        return {"view": seat_view(g, seat) if seat is not None else public_view(g),
                 "legal": legal_texts(g, seat) if self._drives(seat) else [],
                 "can_undo": self._can_undo(seat),
                 "pile": pile_mapping(g, seat), "quota_missing": quota_missing(g),
@@ -509,113 +390,31 @@ class Table:
         for seat, new in zip(self.seats, fresh.seats, strict=True):
             seat.bot = new.bot
         for client in self.clients:
-            self._send_state(client, None)
+            self.send_state(client, None)
 
     async def recover(self) -> None:
         async with self.lock:
             await self._reload()
 
-    # ================================================================ bots and holds
-    def _kick(self) -> None:
-        """After any change: start the bot's move or the seat hold if one is due now."""
-        if self._bot_task is None and self._bot_due():
-            self._bot_task = asyncio.get_running_loop().create_task(self._bot_move())
-        self._check_hold()
-
-    def _actor(self) -> Seat | None:
-        if self.status != PLAYING or self.keeper is None or self.keeper.game.over:
-            return None
-        return self.seats[self.keeper.game.actor]
-
-    def _bot_due(self) -> bool:
-        seat = self._actor()
-        # A table nobody is connected to waits: bots do not play to an empty room.
-        return seat is not None and seat.driver == BOT and bool(self.clients)
-
-    async def _bot_move(self) -> None:
-        try:
-            version = self.version
-            await asyncio.sleep(self.options.bot_pace)
-            async with self.lock:
-                seat = self._actor()
-                if self.version != version or seat is None or not self._bot_due():
-                    return
-                assert self.keeper is not None and seat.bot is not None
-                g = self.keeper.game
-                seen, legal, bot = view(g, seat.index), g.legal_actions(), seat.bot
-            action, bot = await self.runner.choose(bot, seen, legal)
-            async with self.lock:
-                if self.version != version or self._actor() is not seat or seat.driver != BOT:
-                    return
-                seat.bot = bot
-                assert self.keeper is not None
-                refusal = self.keeper.game.refusal(action)
-                if refusal is not None:  # a bot choosing outside the legal list is a bug
-                    log.error("table %s: bot %s chose %r, refused: %s", self.id, seat.level,
-                              action.text, refusal)
-                    action = legal[0]
-                await self._apply(seat.index, action, BOT)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: a bot's move failed", self.id)
-        finally:
-            if self._bot_task is asyncio.current_task():
-                self._bot_task = None
-            if self.clients:
-                self._kick()
-
-    def _check_hold(self) -> None:
-        seat = self._actor()
-        due = (seat is not None and seat.person and seat.client is None
-               and seat.driver == PERSON and bool(self.clients))
-        if due and seat is not None and self._hold_task is None:
-            self._hold_seat = seat.index
-            seat.hold_since = time.monotonic()
-            self._hold_task = asyncio.get_running_loop().create_task(self._hold(seat))
-            self._broadcast_table()
-        elif not due and self._hold_task is not None:
-            self._stop_hold()
-
-    def _stop_hold(self) -> None:
-        task, self._hold_task = self._hold_task, None
-        if task is None:
-            return
-        task.cancel()
-        seat = self.seats[self._hold_seat]
-        if seat.hold_since is not None:
-            seat.hold_left = max(0.0, seat.hold_left - (time.monotonic() - seat.hold_since))
-            seat.hold_since = None
-
-    async def _hold(self, seat: Seat) -> None:
-        await asyncio.sleep(seat.hold_left)
-        async with self.lock:
-            if self._hold_task is not asyncio.current_task():
-                return
-            self._hold_task = None
-            seat.hold_left, seat.hold_since = 0.0, None
-            seat.driver = BOT
-            if self.keeper is not None:
-                self.keeper.undo.clear()
-            self.log.append(f"{seat.name} is away: {bot_name(seat.level, seat.index)} plays "
-                            "the seat")
-            self._broadcast_table()
-            self._kick()
+    def clear_undo(self) -> None:
+        """Nothing before now may be taken back (a bot has taken the seat that could)."""
+        if self.keeper is not None:
+            self.keeper.undo.clear()
 
     # ================================================================ messages
-    def _send(self, client: Client, message: dict[str, Any]) -> None:
+    def send(self, client: Client, message: p.ServerMessage) -> None:
         client.send(dumps(message))
 
-    def _welcome(self, client: Client) -> dict[str, Any]:
+    def _welcome(self, client: Client) -> p.Welcome:
         seat = client.seat
         return {"type": "welcome", "protocol": p.PROTOCOL_VERSION, "server": _server_name(),
                 "table": self.id,
                 "you": {"seat": seat, "host": client.host,
                         "name": self.seats[seat].name if seat is not None else ""}}
 
-    def table_message(self) -> dict[str, Any]:
+    def table_message(self) -> p.TableMessage:
         now = time.monotonic()
-        seats = []
+        seats: list[p.TableSeat] = []
         for s in self.seats:
             occupant = PERSON if s.person else (OPEN if self.status == LOBBY else BOT)
             hold: float | None = None
@@ -639,8 +438,7 @@ class Table:
                 "seats": seats,
                 "spectators": sum(1 for c in self.clients if c.seat is None)}
 
-    def _broadcast_table(self, asker: Client | None = None,
-                         reply_to: str | int | None = None) -> None:
+    def broadcast_table(self, asker: Client | None = None, reply_to: p.ReplyTo = None) -> None:
         """The table message to everyone; the copy to ``asker`` answers its message."""
         message = self.table_message()
         text = dumps(message)
@@ -650,8 +448,8 @@ class Table:
             else:
                 client.send(text)
 
-    def _send_state(self, client: Client, last_version: int | None,
-                    reply_to: str | int | None = None) -> None:
+    def send_state(self, client: Client, last_version: int | None,
+                   reply_to: p.ReplyTo = None) -> None:
         if self.keeper is None:
             return
         seat = client.seat
@@ -661,26 +459,16 @@ class Table:
             for e in self.history:
                 if e.version > last_version:
                     entries.append(e.public(seat))
-            self._send(client, {"type": "catch_up", "from": last_version,
-                                "to": self.version, "entries": entries})
-        g = self.keeper.game
-        self._send(client, reply({
-            "type": "state", "version": self.version, "game": self.game_no,
-            "view": seat_view(g, seat) if seat is not None else public_view(g),
-            "legal": legal_texts(g, seat) if self._drives(seat) else [],
-            "can_undo": self._can_undo(seat),
-            "pile": pile_mapping(g, seat), "quota_missing": quota_missing(g),
-            "table_points": table_points(g),
-            "log": log_lines(self.log, seat, p.LOG_LINES),
-        }, reply_to))
+            self.send(client, {"type": "catch_up", "from": last_version,
+                               "to": self.version, "entries": entries})
+        state: p.State = {"type": "state", "version": self.version, "game": self.game_no,
+                          **self._seat_payload(seat),
+                          "log": log_lines(self.log, seat, p.LOG_LINES)}
+        self.send(client, reply(state, reply_to))
 
     async def close(self) -> None:
         self.closed = True
-        for task in (self._bot_task, self._hold_task):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+        await self.drivers.close()
 
 
 def _server_name() -> str:

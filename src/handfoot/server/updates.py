@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from handfoot.events import Drew, Event
 from handfoot.narrate import drawn_text, merge_melds
 
+from .protocol import CatchUpEntry
 from .words import event_text
 
 Lines = tuple[str, ...]
@@ -35,7 +35,7 @@ class Entry:
     def log(self, reader: int | None) -> list[str]:
         return list(self.lines[-1 if reader is None else reader])
 
-    def public(self, reader: int | None) -> dict[str, Any]:
+    def public(self, reader: int | None) -> CatchUpEntry:
         return {"version": self.version, "seat": self.seat, "by": self.by,
                 "action": self.action, "events": json.loads(self.events),
                 "log": self.log(reader)}
