@@ -211,6 +211,8 @@ def test_a_phone_by_taps(server: Server, browser: Browser) -> None:
     assert not small, f"touch targets under 44 px: {small}"
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= PHONE["width"], f"the page scrolls sideways: {width} px"
+    # The picture (docs/web/phone.png) without a bot's card caught in flight.
+    page.wait_for_function("() => !document.querySelector('.flying')")
     shot(page, "phone-table")
     shot(page, "phone-table-full", full=True)
     moves = 0
