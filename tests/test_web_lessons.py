@@ -97,10 +97,15 @@ def test_a_whole_lesson_completed_from_the_first_page(server: Server, browser: B
     assert href == "/?play=now&rules=hand-knee-foot-club"
     page.click("#practice")
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-    page.wait_for_selector("li.lobby-seat.me")
+    # The practice table starts at once (seated.js): the learner lands in the game, at seat 1,
+    # not in its lobby.
+    page.wait_for_selector(".game")
+    page.wait_for_function("() => { const g = window.handfoot.game;"
+                           " return g.seat === 0 && g.view !== null; }")
     table = page.url.rsplit("/", 1)[1]
     summary = http_json(f"{server.base}/api/tables/{table}")
     assert summary["rules"] == "hand-knee-foot-club + house rules"  # one round
+    assert summary["status"] == "playing", summary
     assert summary["seats"][0]
     assert errors == []
 

@@ -176,7 +176,12 @@ def test_every_dialog_closed_leaves_the_person_able_to_act(server: Server, brows
             p.page.wait_for_function("() => window.handfoot.game.view.phase === 'answer'")
             continue
         if "rule-dialog" not in seen and p.page.locator("button.why").count():
-            p.page.locator("button.why").first.click()
+            why = p.page.locator("button.why").first
+            # The pile's reason is on demand: its Why? is inside the pile status's
+            # <details>, opened by its summary as a person would.
+            if why.evaluate("b => !!b.closest('details:not([open])')"):
+                why.locator("xpath=ancestor::details[1]/summary").click()
+            why.click()
             p.page.wait_for_selector("#rule-dialog[open]")
             assert "Rule " in p.page.inner_text("#rule-dialog h2")
             close_by_esc_and_back(p.page, "rule-dialog")

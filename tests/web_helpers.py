@@ -342,11 +342,13 @@ class Player:
             self.act(unit[0])
         self.moves += 1
         # Applied (the version moves on) or refused (a reason on the page): never silence.
+        # A minute, not 20 s: on a loaded machine (two cores shared with a CI run) a move with
+        # the bots' replies behind it took longer than that, though it takes ~1 s when quiet.
         self.page.wait_for_function(
             """(before) => { const g = window.handfoot.game;
                 return (g.conn.version !== before && !g.busy) || g.refusal ||
                        /Refused/.test(document.getElementById('message').textContent); }""",
-            arg=before, timeout=20000)
+            arg=before, timeout=60_000)
         refusal = self.page.locator(".stage .refusal, #message").all_inner_texts()
         seed = self.server.hall.tables[self.table].keeper.game.seed
         assert not any("Refused" in r for r in refusal), (unit, refusal, f"deal seed {seed}")

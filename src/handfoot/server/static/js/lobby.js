@@ -53,7 +53,10 @@ export function renderLobby(root, app) {
   const invite = `${location.origin}/t/${t.table}`;
   const linkInput = h("input", { id: "invite", type: "text", readonly: true, value: invite, "aria-label": "Invite link" });
   const copyStatus = h("span", { class: "copied", role: "status", "aria-live": "polite" });
-  const nameInput = h("input", { id: "join-name", type: "text", maxlength: "24", value: store.playerName(), autocomplete: "nickname" });
+  // The lobby is redrawn whole on every table message (someone sits, the rules' words arrive):
+  // a name being typed is carried over, not reset to the saved one.
+  const typed = document.getElementById("join-name");
+  const nameInput = h("input", { id: "join-name", type: "text", maxlength: "24", value: typed ? typed.value : store.playerName(), autocomplete: "nickname" });
   const joinStatus = h("p", { id: "join-status", role: "status", "aria-live": "polite" });
 
   async function sit(seat) {

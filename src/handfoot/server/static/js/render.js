@@ -291,7 +291,9 @@ function teamPanel(g, team) {
     }
   }
   const mine = g.seat !== null && team === g.team(g.seat);
-  return h("section", { class: `panel team team-${team}` + (mine ? " ours" : ""), "aria-labelledby": `team-${team}-h` },
+  // Focusable: on a short phone a team's melds scroll within its box, and a box that scrolls
+  // must be reachable from the keyboard too.
+  return h("section", { class: `panel team team-${team}` + (mine ? " ours" : ""), "aria-labelledby": `team-${team}-h`, tabindex: "0" },
     h("div", { class: "team-head" },
       h("h2", { id: `team-${team}-h` }, teamWords(g, team)[0], " ", h("span", { class: "members" }, teamWords(g, team)[1])),
       h("span", { class: "team-state" + (info.opened ? " down" : "") },
