@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,3 +80,28 @@ def postgres_url() -> Iterator[str]:
         subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
                         "stop"], capture_output=True, timeout=60, check=False)
         shutil.rmtree(root, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- the browser tests
+# A real `handfoot serve` process with its own SQLite file, and Debian's Chromium driven by
+# Playwright, one of each per test module (tests/test_web*.py).  A module that needs another
+# kind of server or page defines its own fixture of the same name.
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from server_helpers import running_server
+
+    db = tmp_path_factory.mktemp("web") / "tables.sqlite3"
+    with running_server(str(db)) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    from web_helpers import launch
+
+    with sync_playwright() as pw:
+        b = launch(pw)
+        yield b
+        b.close()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +18,9 @@ import pytest
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page  # noqa: E402
 
-from server_helpers import Server, running_server  # noqa: E402
+from server_helpers import Server  # noqa: E402
 from web_helpers import (  # noqa: E402
     DESKTOP,
     PHONE,
@@ -32,7 +31,6 @@ from web_helpers import (  # noqa: E402
     dom_hand,
     game_state,
     join_table,
-    launch,
     pin_deal,
     plan,
     play_until,
@@ -50,21 +48,6 @@ pytestmark = [
 ]
 
 ONE_ROUND = {"rounds": 1}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("web") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 def new_page(browser: Browser, viewport: dict[str, int], **options: Any) -> Page:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +20,14 @@ import pytest
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page  # noqa: E402
 
 from handfoot.bots.heuristic import HeuristicBot  # noqa: E402
 from handfoot.server.seats import BOT  # noqa: E402
 from handfoot.state import Phase  # noqa: E402
 from handfoot.views import SeatView, view  # noqa: E402
-from server_helpers import Server, running_server  # noqa: E402
-from web_helpers import join_table, launch, pin_deal, shot, start, watch_errors  # noqa: E402
+from server_helpers import Server  # noqa: E402
+from web_helpers import join_table, pin_deal, shot, start, watch_errors  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
                                 reason="Debian's chromium is not installed")
@@ -48,21 +48,6 @@ REGIONS = {
     "players": "#play-area .seats li.seat",
     "teams": "#play-area .teams section.team",
 }
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("layout") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 def bot_table(browser: Browser, server: Server, viewport: dict[str, int],

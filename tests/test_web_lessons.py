@@ -7,7 +7,7 @@ with bots.  Screenshots go to tests/screenshots/ (docs/WEB.md shows two of them)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,32 +15,17 @@ import pytest
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page  # noqa: E402
 
 from handfoot.server.client import http_json  # noqa: E402
-from server_helpers import Server, running_server  # noqa: E402
-from web_helpers import DESKTOP, PHONE, launch, shot, watch_errors  # noqa: E402
+from server_helpers import Server  # noqa: E402
+from web_helpers import DESKTOP, PHONE, shot, watch_errors  # noqa: E402
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
                        reason="Debian's chromium is not installed (scripts/test-all installs it)"),
 ]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("web_lessons") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 def new_page(browser: Browser, viewport: dict[str, int], **options: Any) -> Page:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -17,9 +16,9 @@ import pytest
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page  # noqa: E402
 
-from server_helpers import Server, running_server  # noqa: E402
+from server_helpers import Server  # noqa: E402
 from test_server import autoplay, seated, settle  # noqa: E402
 from web_helpers import (  # noqa: E402
     DESKTOP,
@@ -27,7 +26,6 @@ from web_helpers import (  # noqa: E402
     Player,
     create_table,
     game_state,
-    launch,
     shot,
     start,
     watch_errors,
@@ -65,21 +63,6 @@ window.Notification = RecordedNotification;
 """
 
 TURN = "▶ Your turn · "
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("web-notify") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 def new_page(browser: Browser, viewport: dict[str, int]) -> Page:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +14,9 @@ import pytest
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page  # noqa: E402
 
-from server_helpers import Server, running_server  # noqa: E402
+from server_helpers import Server  # noqa: E402
 from web_helpers import (  # noqa: E402
     DESKTOP,
     PHONE,
@@ -25,7 +24,6 @@ from web_helpers import (  # noqa: E402
     create_table,
     game_state,
     join_table,
-    launch,
     pin_deal,
     plan,
     start,
@@ -43,21 +41,6 @@ pytestmark = [
 PARTNERS_DEAL = 125
 # A two-player deal whose first hand melds three cards short of the opening minimum.
 COACH_DEAL = 3
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("web-play") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 def new_page(browser: Browser, viewport: dict[str, int], **options: Any) -> Page:

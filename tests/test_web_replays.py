@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: 
 from handfoot.actions import parse_action  # noqa: E402
 from handfoot.bots.basic import BasicBot  # noqa: E402
 from handfoot.server.client import TableClient  # noqa: E402
-from server_helpers import Server, running_server  # noqa: E402
+from server_helpers import Server  # noqa: E402
 from server_helpers import seat_view as wire_view  # noqa: E402
 from test_server import autoplay, seated, short_rules  # noqa: E402
 from web_helpers import DESKTOP, PHONE, launch, shot, watch_errors  # noqa: E402
@@ -36,13 +36,6 @@ pytestmark = [
 ]
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "hf-worked-round-1935.json"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("web-replays") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
 
 
 def finish_a_game(server: Server) -> str:
