@@ -300,7 +300,8 @@ def test_a_dropped_partner_is_played_by_a_bot_marked_for_everyone(server: Server
     bob_seat = ann.locator(".seat[data-seat='2']")
     bob_seat.get_by_text("away").first.wait_for()
     player = Player(ann, server, table, 0)
-    state = play_until(player, lambda s: "a heuristic bot plays for them" in
+    # The seat's bot is the level chosen for it at setup (casual by default).
+    state = play_until(player, lambda s: "casual bot plays for them" in
                        bob_seat.inner_text(), timeout=120)
     assert state["phase"] != "game-over"
     shot(ann, "desktop-bot-takes-over")

@@ -92,7 +92,7 @@ def fast_forward(server: Server, table_id: str, seat: int, turns: int | None) ->
                 actor = g.actor
                 action = bots[actor].choose(view(g, actor), g.legal_actions())
                 # Played as a bot's move, so nobody's undo reaches back into it.
-                await table._apply(actor, action, BOT)
+                await table.apply(actor, action, BOT)
             return True
 
     return asyncio.run_coroutine_threadsafe(run(), server.hall.loop).result(120)
