@@ -113,7 +113,8 @@ def meld_run(s: Session, bot: HeuristicBot, first: Action) -> list[Start | Add]:
     return steps
 
 
-def keys_for(s: Session, bot: HeuristicBot, action: Action) -> list[str]:
+def action_keys(action: Action) -> list[str] | None:
+    """The keys for an action that is not a meld (None for a meld: its cards are staged)."""
     if isinstance(action, Draw | Stop):
         return ["s"]
     if isinstance(action, TakePile):
@@ -128,6 +129,13 @@ def keys_for(s: Session, bot: HeuristicBot, action: Action) -> list[str]:
         return ["g"]
     if isinstance(action, Answer):
         return ["y" if action.yes else "n"]
+    return None
+
+
+def keys_for(s: Session, bot: HeuristicBot, action: Action) -> list[str]:
+    simple = action_keys(action)
+    if simple is not None:
+        return simple
     keys: list[str] = []
     for step in meld_run(s, bot, action):
         if isinstance(step, Start):

@@ -26,13 +26,8 @@ from handfoot.actions import (
     Add,
     Answer,
     Ask,
-    Discard,
     Draw,
-    Knock,
-    Retract,
     Start,
-    Stop,
-    TakePile,
     parse_action,
 )
 from handfoot.bots.heuristic import HeuristicBot
@@ -44,7 +39,7 @@ from handfoot.tui.app import PlayApp, ResultScreen, TextScreen, screen_text
 from handfoot.tui.remote import RemoteTable, wire_event
 from handfoot.views import SeatView, sample_world, view
 from server_helpers import Server, ServerProcess, running_server
-from test_tui import KEY, part_keys
+from test_tui import KEY, action_keys, part_keys
 
 if TYPE_CHECKING:
     from web_helpers import Player
@@ -78,20 +73,9 @@ def world(table: RemoteTable) -> Game:
 def keys_for(table: RemoteTable, bot: HeuristicBot, action: Action) -> list[str]:
     """The keys a person presses for the bot's choice; the melds it would make in a row are
     staged and laid down as one."""
-    if isinstance(action, Draw | Stop):
-        return ["s"]
-    if isinstance(action, TakePile):
-        return ([KEY[action.wild]] if action.wild >= 0 else []) + ["p"]
-    if isinstance(action, Discard):
-        return ["d", KEY[action.kind]]
-    if isinstance(action, Knock):
-        return ["n"]
-    if isinstance(action, Retract):
-        return ["r"]
-    if isinstance(action, Ask):
-        return ["g"]
-    if isinstance(action, Answer):
-        return ["y" if action.yes else "n"]
+    simple = action_keys(action)
+    if simple is not None:
+        return simple
     trial = world(table)
     keys: list[str] = []
     step = action
