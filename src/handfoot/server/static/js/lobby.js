@@ -4,6 +4,7 @@ import { h, fill } from "./dom.js";
 import { postJSON } from "./api.js";
 import { rulesInWords } from "./rules_editor.js";
 import * as store from "./store.js";
+import { paceWords } from "./pace.js";
 
 let explainedFor = null;
 let explained = null;
@@ -96,7 +97,9 @@ export function renderLobby(root, app) {
     h("h3", {}, "You are the host"),
     h("label", { class: "check" }, h("input", { type: "checkbox", id: "lobby-hints", checked: t.options.hints,
       onchange: (e) => app.conn.send({ type: "options", options: { hints: e.target.checked } }) }), "Players may ask for hints"),
-    h("p", {}, `A dropped player's seat waits ${t.options.seat_hold} s on their turn; bots move every ${t.options.bot_pace} s.`),
+    h("p", {}, t.options.pace === "turn-based"
+      ? `Nobody's seat goes to a bot when they close the page; bots move every ${t.options.bot_pace} s.`
+      : `A dropped player's seat waits ${t.options.seat_hold} s on their turn; bots move every ${t.options.bot_pace} s.`),
     h("button", { type: "button", class: "primary big", id: "start", onclick: async () => {
       const r = await app.conn.request({ type: "start" });
       if (r.type === "error") app.say(r.message);
@@ -108,6 +111,7 @@ export function renderLobby(root, app) {
     h("section", { class: "panel" },
       h("h2", {}, t.name || "A table of Hand and Foot"),
       h("p", { class: "summary" }, explained ? `${explained.rules.source}. ${explained.summary}.` : t.rules.name),
+      h("p", { class: "pace", id: "lobby-pace" }, paceWords(t.options)),
       explained && explained.house_rules.length ? h("p", {}, `House rules: ${explained.house_rules.map((k) => k.replaceAll("_", " ")).join(", ")}.`) : null,
       explained ? h("details", { class: "explain" }, h("summary", {}, "The rules in words"), rulesInWords(explained)) : null),
     h("section", { class: "panel invite" },
