@@ -94,6 +94,8 @@ function turnLine(g) {
     what = h("span", {}, `${seatLabel(g, v.turn)} asked ${seatLabel(g, v.actor)}: may I go out?`);
   } else if (v.actor === g.seat) {
     what = h("span", {}, "Your seat is being played by a bot until your next turn");
+  } else if (g.table.turn && g.table.turn.waiting) {
+    what = h("span", {}, `Waiting for ${seatLabel(g, v.actor)}…`);
   } else {
     what = h("span", {}, `${seatLabel(g, v.actor)} to play…`);
   }
