@@ -106,6 +106,16 @@ def test_a_turn_based_table_over_two_days_and_a_restart(browser: Browser,
         table = ann.url.rsplit("/", 1)[1]
         assert ann.inner_text("#lobby-pace") == \
             "Turn-based · 24 hours a turn · then the game waits"
+        # The host may change it in the lobby: each change is the table's at once.
+        assert ann.input_value("#lobby-turn-limit") == "24h"
+        assert ann.input_value("#lobby-on-limit") == "wait"
+        ann.select_option("#lobby-turn-limit", "3d")
+        ann.wait_for_function("() => /3 days a turn/.test("
+                              "document.getElementById('lobby-pace').textContent)")
+        ann.select_option("#lobby-turn-limit", "24h")
+        ann.wait_for_function("() => /24 hours a turn/.test("
+                              "document.getElementById('lobby-pace').textContent)")
+        ann.screenshot(path=str(SCREENSHOTS / "desktop-pace-lobby.png"), full_page=True)
         bob = bob_browser.new_page()
         errors += watch_errors(bob)
         join_table(bob, f"{day1.base}/t/{table}", "Bob", 1)

@@ -191,9 +191,11 @@ class SeatDrivers:
                 self.kick()
                 return
             if table.limit_acted == turn.turn:
+                table.arm()
                 self.kick()
                 return
             table.limit_acted = turn.turn
+            table.arm()  # acted on: no deadline until the next turn
             seat = table.seats[turn.seat]
             limit = limit_words(table.options)
             if table.options.on_limit == "bot" and seat.driver == PERSON:

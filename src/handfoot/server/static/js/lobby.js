@@ -4,7 +4,25 @@ import { h, fill } from "./dom.js";
 import { postJSON } from "./api.js";
 import { rulesInWords } from "./rules_editor.js";
 import * as store from "./store.js";
-import { paceWords } from "./pace.js";
+import { PACES, LIMITS, ON_LIMIT, paceWords } from "./pace.js";
+
+// The host's pace controls: each change is sent at once, and the table message redraws them.
+function paceControls(app, options) {
+  const send = (changes) => app.conn.request({ type: "options", options: changes })
+    .then((r) => { if (r.type === "error") app.say(r.message); });
+  const select = (id, label, list, value, onchange, disabled = false) => h("div", { class: "field" },
+    h("label", { for: id }, label),
+    h("select", { id, disabled, onchange: (e) => onchange(e.target.value) },
+      list.map(([v, words]) => h("option", { value: v, selected: v === value }, words))));
+  const turnBased = options.pace === "turn-based";
+  return h("div", { class: "lobby-pace-controls" },
+    select("lobby-table-pace", "Pace", PACES, options.pace,
+      (v) => send(v === "turn-based" ? { pace: v, turn_limit: "24h" } : { pace: v })),
+    turnBased ? h("div", { class: "field-row" },
+      select("lobby-turn-limit", "Time for each turn", LIMITS, options.turn_limit, (v) => send({ turn_limit: v })),
+      select("lobby-on-limit", "When it passes", ON_LIMIT, options.on_limit, (v) => send({ on_limit: v }),
+        options.turn_limit === "none")) : null);
+}
 
 let explainedFor = null;
 let explained = null;
@@ -95,6 +113,7 @@ export function renderLobby(root, app) {
 
   const hostPart = host ? h("section", { class: "panel" },
     h("h3", {}, "You are the host"),
+    paceControls(app, t.options),
     h("label", { class: "check" }, h("input", { type: "checkbox", id: "lobby-hints", checked: t.options.hints,
       onchange: (e) => app.conn.send({ type: "options", options: { hints: e.target.checked } }) }), "Players may ask for hints"),
     h("p", {}, t.options.pace === "turn-based"
