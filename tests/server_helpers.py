@@ -33,13 +33,16 @@ def free_port() -> int:
 
 class Server:
     def __init__(self, db: str, bot_workers: int = 0, idle_unload: float = 600.0,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, port: int | None = None,
+                 clock: Any = None) -> None:
+        """``port``: a restarted server on the port of the one before (the pages' stored
+        seat tokens belong to its address); ``clock``: the turn limits' clock (clock.py)."""
         self.db = db
-        self.port = free_port()
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         # Scripted clients act faster than people: no rate limit unless a test sets one.
         self.app = create_app(db, bot_workers=bot_workers, idle_unload=idle_unload,
-                              limits=limits or Limits(rate=1e6, burst=1e6))
+                              limits=limits or Limits(rate=1e6, burst=1e6), clock=clock)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=MAX_TRANSPORT_FRAME, lifespan="on")
         self.server = uvicorn.Server(config)

@@ -64,7 +64,8 @@ def test_my_tables_your_turn_first_and_the_history_of_a_finished_game(
     assert all(t["last_move"] for t in got["tables"])
     # Only what the seat may know: no token, no hand, no other seat's secrets.
     assert set(first) == {"table", "name", "status", "game", "rules", "seat", "seat_name",
-                          "turn", "turn_name", "asked", "your_turn", "last_move", "url"}
+                          "turn", "turn_name", "asked", "your_turn", "last_move", "since",
+                          "deadline", "waiting", "pace", "url"}
     assert got["unknown"] == ["no-such-table"]
     assert made["done"][1].seat_token not in json.dumps(got)
 

@@ -321,15 +321,15 @@ SCRIPTS = {"partners": script_partners, "bots": script_bots}
 # What every client of each script receives, hashed (see the module's docstring).
 DIGESTS: dict[str, dict[str, str]] = {
     "partners": {
-        "0-Ann": "264:1fcd3f952e0b368d2b5d21edd6612170",
-        "1-Bob": "95:98f244da9aa2dbf1bea42236fbc87451",
-        "2-Cy": "249:57080895dd7902fc3724fd03508b518c",
-        "3-Eve": "256:c0ad78014416a82dd795824663e2300a",
-        "4-Bob": "164:c1843b563501e3095c6637b0f1e32c0f",
+        "0-Ann": "264:9c19a0296f09c9f5ba0f3468e4c49234",
+        "1-Bob": "95:fe1ce2f51af4116863b20f096c626df6",
+        "2-Cy": "249:b99aaae58a344874bd710bf18bfff490",
+        "3-Eve": "256:2b3acd99d8711e5e2239f0a2ba583ae9",
+        "4-Bob": "164:ea3082ccc7ca6d45e74a61c5dc7423d2",
     },
     "bots": {
-        "0-Host": "530:9901536d943f49378c20d73f72591a8c",
-        "1-Late": "270:881a4d970a442a73f47cb999503f1d6a",
+        "0-Host": "530:65b67163bf849ff8ab1b0b6439616c14",
+        "1-Late": "270:edf5939b51e0a69562deb0bed3d9fb3f",
     },
 }
 

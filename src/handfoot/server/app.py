@@ -33,11 +33,13 @@ from handfoot.rules import Rules, RulesError
 
 from . import lessons
 from . import protocol as p
+from .clock import Clock
 from .connection import Connection
 from .database import StorageError
 from .drivers import BOTS, BotRunner
 from .keeping import KeepingError, export_json
 from .mine import routes as mine_routes
+from .pace import TurnTimers
 from .push import PushConfig, Pusher
 from .push import routes as push_routes
 from .pwa import routes as app_routes
@@ -59,7 +61,8 @@ class Hall:
     """The tables this process holds."""
 
     def __init__(self, storage: Storage, runner: BotRunner, public_url: str | None = None,
-                 idle_unload: float = IDLE_UNLOAD, limits: p.Limits | None = None) -> None:
+                 idle_unload: float = IDLE_UNLOAD, limits: p.Limits | None = None,
+                 clock: Clock | None = None) -> None:
         self.storage = storage
         self.limits = limits or p.Limits()
         self.runner = runner
@@ -69,6 +72,10 @@ class Hall:
         self._loading: dict[str, asyncio.Lock] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
+        self._timing: asyncio.Task[None] | None = None
+        # The turn limits of turn-based tables (pace.py), on the hall's clock (clock.py).
+        self.clock = clock or Clock()
+        self.timers = TurnTimers(self.clock, self.table)
         self.stats = Stats()
         storage.stats = self.stats
 
@@ -83,7 +90,7 @@ class Hall:
                 stored = await self.storage.load(table_id)
                 if stored is None:
                     return None
-                table = Table(stored, self.storage, self.runner, self.stats)
+                table = Table(stored, self.storage, self.runner, self.stats, self.timers)
                 self.tables[table_id] = table
         self._loading.pop(table_id, None)
         return table
@@ -110,6 +117,7 @@ class Hall:
         self.loop = asyncio.get_running_loop()  # for tests and tools that call in from threads
         self._sweeper = self.loop.create_task(self._sweep())
         self._watcher = self.loop.create_task(self.stats.watch_loop())
+        self._timing = self.loop.create_task(self.timers.run(self.storage))
         self.stats.watch_gc()
 
     async def _sweep(self) -> None:
@@ -122,7 +130,7 @@ class Hall:
                     await table.close()
 
     async def close(self) -> None:
-        for task in (self._sweeper, self._watcher):
+        for task in (self._sweeper, self._watcher, self._timing):
             if task is not None:
                 task.cancel()
         self.stats.unwatch_gc()
@@ -363,15 +371,19 @@ def tune_collector() -> None:
 
 def create_app(db: str | None = None, public_url: str | None = None,
                bot_workers: int | None = None, idle_unload: float = IDLE_UNLOAD,
-               limits: p.Limits | None = None, push: PushConfig | None = None) -> Starlette:
+               limits: p.Limits | None = None, push: PushConfig | None = None,
+               clock: Clock | None = None) -> Starlette:
     """The server as an ASGI application: ``db`` is a SQLite path or a postgresql:// URL;
-    ``push``: where the Web Push key is kept and whom push services may write to (push.py)."""
+    ``push``: where the Web Push key is kept and whom push services may write to (push.py);
+    ``clock``: the turn limits' clock (tests move it; by default the machine's, or as the
+    test-only ``HANDFOOT_TEST_CLOCK_OFFSET`` sets it, clock.py)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tune_collector()
         storage = await Storage.open(db)
-        hall = Hall(storage, BotRunner(bot_workers), public_url, idle_unload, limits)
+        hall = Hall(storage, BotRunner(bot_workers), public_url, idle_unload, limits,
+                    clock or Clock.from_environment())
         app.state.hall = hall
         app.state.push = await Pusher.start(storage, db, push)
         hall.start()

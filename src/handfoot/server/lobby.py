@@ -8,12 +8,17 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
+from pydantic import ValidationError
+
 from . import protocol as p
+from . import push
 from .drivers import bot_name
 from .keeping import GameKeeper, header_mapping
 from .messages import reply
+from .pace import turn_key
 from .protocol import LOBBY, OVER
 from .seats import BOT, PERSON, Client, bot_levels, clean_text
+from .storage import TurnRow
 from .tokens import new_seat_token, token_hash
 
 if TYPE_CHECKING:
@@ -94,12 +99,16 @@ async def _new_game(table: Table, client: Client, reply_to: p.ReplyTo) -> None:
     header = header_mapping(table.rules, seed, names, [s.team for s in table.seats],
                             description)
     deals = [(r, d.to_mapping()) for r, d in keeper.deals()]
-    await table.storage.start_game(table.id, game_no, header, deals, table.version, names)
-    table.begin(keeper, game_no)
+    g = keeper.game
+    turn = TurnRow(game_no, turn_key(g), g.actor, table.clock.iso())
+    await table.storage.start_game(table.id, game_no, header, deals, table.version, names,
+                                   turn)
+    table.begin(keeper, game_no, turn)
     table.broadcast_table(client, reply_to)
     for other in table.clients:
         table.send_state(other, None)
     table.drivers.kick()
+    push.published(table)  # the first turn is someone's: told as every turn is
 
 
 async def set_options(table: Table, client: Client, msg: p.Options) -> None:
@@ -114,7 +123,14 @@ async def set_options(table: Table, client: Client, msg: p.Options) -> None:
         options = table.options
         if msg.options is not None:
             changes = msg.options.model_dump(exclude_none=True)
-            options = table.options.model_copy(update=changes)
+            if changes.get("pace") == "live":
+                changes.setdefault("turn_limit", "none")  # a live table has no turn limit
+            try:
+                options = p.TableOptions.model_validate({**options.model_dump(), **changes})
+            except ValidationError as err:
+                raise p.ProtocolError("bad_message", p.validation_text("options", err),
+                                      msg.id) from None
+        was_turn_based = table.options.turn_based
         await table.storage.set_options(table.id, options.model_dump(), levels)
         if options.seat_hold != table.options.seat_hold:
             table.drivers.stop_hold()
@@ -125,6 +141,7 @@ async def set_options(table: Table, client: Client, msg: p.Options) -> None:
         if levels is not None:
             for seat, level in zip(table.seats, levels, strict=True):
                 seat.level = level
+        table.drivers.pace_changed(was_turn_based)
         table.broadcast_table(client, msg.id)
         table.drivers.kick()
 

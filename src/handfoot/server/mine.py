@@ -2,8 +2,9 @@
 
 The browser sends its seat tokens in a POST body (a token is the key to its seat: never in a
 URL, never logged).  For each table the answer holds only what that seat may know at the
-table anyway: the table's name and status, whose turn it is by seat name, when the last move
-was, and which seat is the browser's.  Tables where it is this browser's turn come first.
+table anyway: the table's name and status, its pace (live or turn-based, with its turn limit),
+whose turn it is by seat name and since when, when the last move was, and which seat is the
+browser's.  Tables where it is this browser's turn come first, the longest waiting first.
 
 The history is computed from the stored games of those same tables, replayed by the engine
 (the record's own scoring: the page counts no points): for each name the browser's seats
@@ -27,6 +28,7 @@ from starlette.routing import BaseRoute, Route
 from handfoot.scoring import winners
 
 from . import protocol as p
+from .clock import iso
 from .database import StorageError
 from .keeping import GameKeeper, KeepingError, record_mapping
 from .push import last_moves
@@ -154,16 +156,18 @@ async def my_tables(hall: Hall, seats: list[tuple[str, str]]) -> dict[str, Any]:
     unknown: list[str] = []
     for table_id, token in seats:
         hit = await storage.db.rows(
-            "SELECT s.seat, t.name, t.status, t.game, t.created, t.rules FROM web_seats s"
-            " JOIN web_tables t ON t.id = s.table_id WHERE s.table_id = ? AND s.token_hash = ?",
+            "SELECT s.seat, t.name, t.status, t.game, t.created, t.rules, t.options"
+            " FROM web_seats s JOIN web_tables t ON t.id = s.table_id"
+            " WHERE s.table_id = ? AND s.token_hash = ?",
             (table_id, token_hash(token)))
         if not hit:
             unknown.append(table_id)  # no such table, or the seat was given up
             continue
-        seat, name, status, game_no, created, rules = hit[0]
+        seat, name, status, game_no, created, rules, options = hit[0]
         found[table_id] = (int(seat), status, {"name": name, "game": int(game_no),
                                                "created": created,
-                                               "rules": json.loads(rules).get("name", "")})
+                                               "rules": json.loads(rules).get("name", ""),
+                                               "options": json.loads(options)})
     moves = await last_moves(storage, list(found))
     for table_id, (seat, status, info) in found.items():
         game_no = info["game"]
@@ -177,6 +181,9 @@ async def my_tables(hall: Hall, seats: list[tuple[str, str]]) -> dict[str, Any]:
             "SELECT name FROM web_seats WHERE table_id = ? ORDER BY seat", (table_id,))]
         turn: int | None = None
         asked = False
+        since: str | None = None
+        deadline: float | None = None
+        waiting = False
         if status == "playing":
             try:
                 table = await hall.table(table_id)
@@ -187,20 +194,28 @@ async def my_tables(hall: Hall, seats: list[tuple[str, str]]) -> dict[str, Any]:
                 g = table.keeper.game
                 turn, asked = g.actor, g.actor != g.seat
                 names = [s.name for s in table.seats]
+                if table.turn is not None:
+                    since = table.turn.since
+                    deadline = table.deadline()
+                    waiting = (deadline is not None and table.options.on_limit == "wait"
+                               and table.clock.now() >= deadline)
+        pace = {k: info["options"].get(k, default) for k, default in
+                (("pace", "live"), ("turn_limit", "none"), ("on_limit", "bot"))}
         rows.append({
             "table": table_id, "name": info["name"], "status": status, "game": game_no,
             "rules": info["rules"], "seat": seat, "seat_name": names[seat],
             "turn": turn, "turn_name": names[turn] if turn is not None else None,
             "asked": asked, "your_turn": turn == seat, "last_move": last,
-            "url": f"/t/{table_id}"})
+            "since": since, "deadline": iso(deadline) if deadline is not None else None,
+            "waiting": waiting, "pace": pace, "url": f"/t/{table_id}"})
         for n in range(1, game_no + 1):
             figures = await _figures(storage, table_id, n, info["rules"])
             if figures is not None and seat < len(figures):
                 games.append(figures[seat])
-    # Your turn first (the longest waiting first), then tables in play, in their lobby, over;
-    # each by its last move, latest first.
+    # Your turn first (the longest waiting first: since the turn began), then tables in play,
+    # in their lobby, over; each by its last move, latest first.
     rows.sort(key=lambda r: r["last_move"], reverse=True)
-    rows.sort(key=lambda r: (0, r["last_move"]) if r["your_turn"]
+    rows.sort(key=lambda r: (0, r["since"] or r["last_move"]) if r["your_turn"]
               else (ORDER.get(r["status"], 4), ""))
     return {"tables": rows, "unknown": unknown, "history": add_up(games)}
 

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, get_args, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 PROTOCOL_VERSION = 1
 
@@ -75,6 +75,15 @@ class _Message(BaseModel):
     id: MessageId = None
 
 
+# A table's pace (docs/WEB.md, "Turn-based tables"): live, or turn-based with a limit on
+# each turn and what happens when it passes.
+Pace = Literal["live", "turn-based"]
+TurnLimit = Literal["none", "1h", "12h", "24h", "3d"]
+OnLimit = Literal["bot", "wait"]
+TURN_LIMITS: dict[str, float | None] = {"none": None, "1h": 3600.0, "12h": 12 * 3600.0,
+                                        "24h": 24 * 3600.0, "3d": 3 * 24 * 3600.0}
+
+
 class TableOptions(BaseModel):
     """A table's options (the host may change them)."""
 
@@ -83,6 +92,25 @@ class TableOptions(BaseModel):
     hints: bool = False
     seat_hold: Annotated[float, Field(ge=0, le=3600)] = 60.0
     bot_pace: Annotated[float, Field(ge=0, le=10)] = 0.8
+    pace: Pace = "live"
+    turn_limit: TurnLimit = "none"
+    on_limit: OnLimit = "bot"
+
+    @model_validator(mode="after")
+    def _limit_needs_turns(self) -> TableOptions:
+        if self.pace == "live" and self.turn_limit != "none":
+            raise ValueError("turn_limit: a turn limit is for a turn-based table (pace "
+                             "\"turn-based\"); a live table has the seat hold")
+        return self
+
+    @property
+    def turn_based(self) -> bool:
+        return self.pace == "turn-based"
+
+    @property
+    def limit_seconds(self) -> float | None:
+        """The turn limit in seconds; None: no limit (or a live table)."""
+        return TURN_LIMITS[self.turn_limit] if self.turn_based else None
 
 
 class OptionChanges(BaseModel):
@@ -91,6 +119,9 @@ class OptionChanges(BaseModel):
     hints: bool | None = None
     seat_hold: Annotated[float, Field(ge=0, le=3600)] | None = None
     bot_pace: Annotated[float, Field(ge=0, le=10)] | None = None
+    pace: Pace | None = None
+    turn_limit: TurnLimit | None = None
+    on_limit: OnLimit | None = None
 
 
 BotLevels = Annotated[str, Field(max_length=40)] | Annotated[
@@ -240,8 +271,22 @@ def _first_error(kind: str, err: ValidationError) -> str:
     loc = [str(part) for part in first["loc"]]
     if loc and loc[0] == kind:
         loc = loc[1:]
-    where = ".".join([kind, *loc])
-    return f"{where}: {first['msg']}"
+    return _where(".".join([kind, *loc]), first["msg"])
+
+
+def _where(where: str, message: str) -> str:
+    """"options.turn_limit: ...": a check across fields names its field in its message."""
+    message = message.removeprefix("Value error, ")
+    key, sep, rest = message.partition(": ")
+    if sep and key.isidentifier() and " " not in key:
+        return f"{where}.{key}: {rest}"
+    return f"{where}: {message}"
+
+
+def validation_text(where: str, err: ValidationError) -> str:
+    first = err.errors(include_url=False)[0]
+    loc = ".".join(str(part) for part in first["loc"])
+    return _where(f"{where}.{loc}" if loc else where, first["msg"])
 
 
 # ====================================================================== server to client
@@ -289,6 +334,18 @@ class TableSeat(TypedDict):
     bot: str
 
 
+class TurnInfo(TypedDict):
+    """Whose turn it is at a turn-based table, since when, and its limit."""
+
+    seat: int
+    since: str  # UTC, ISO 8601: when the turn (or the question to the partner) began
+    waited: float  # seconds since then, by the server's clock
+    deadline: str | None  # when the limit passes (null: no limit)
+    left: float | None  # seconds until then (0 once it has passed); null: no limit
+    by_bot: bool  # the limit passed and the seat's bot plays this turn
+    waiting: bool  # the limit passed and the game waits for this seat
+
+
 class TableMessage(TypedDict):
     type: Literal["table"]
     table: str
@@ -302,6 +359,7 @@ class TableMessage(TypedDict):
     moves: list[str]
     seats: list[TableSeat]
     spectators: int
+    turn: TurnInfo | None  # a turn-based table in play; null otherwise
 
 
 class PileInfo(TypedDict):
@@ -445,4 +503,4 @@ def parse_create(data: Any) -> CreateTable:
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"]) or "(body)"
-        raise ProtocolError("bad_message", f"{where}: {first['msg']}") from None
+        raise ProtocolError("bad_message", _where(where, first["msg"])) from None

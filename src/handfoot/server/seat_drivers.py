@@ -1,11 +1,15 @@
 """Who drives each seat while a game is in play: the bots' moves, the seat hold for a person
 who has gone, and the hand-back when they return.
 
-A seat whose person has gone is held while it is to act (the table's ``seat_hold`` seconds,
-counted only while the seat is to act), then driven by its bot, and handed back at the start
-of the next turn after the person returns: the bot finishes the turn it began, so a person
-never comes back into the middle of a plan they did not make.  A bot acts through the table's
-``apply``, under the table's lock, exactly as a person's action does.
+At a live table, a seat whose person has gone is held while it is to act (the table's
+``seat_hold`` seconds, counted only while the seat is to act), then driven by its bot, and
+handed back at the start of the next turn after the person returns: the bot finishes the turn
+it began, so a person never comes back into the middle of a plan they did not make.  A bot
+acts through the table's ``apply``, under the table's lock, exactly as a person's action does.
+
+At a turn-based table (pace.py) nobody's seat is held or handed to a bot for being gone, and
+bots play with nobody watching; when a turn's limit passes, the seat's bot plays that turn
+and hands the seat back when it ends (the same hand-back), or the game waits.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import TYPE_CHECKING
 from handfoot.views import view
 
 from .drivers import bot_name
+from .pace import limit_words
 from .seats import BOT, PERSON, Seat
 
 if TYPE_CHECKING:
@@ -89,8 +94,12 @@ class SeatDrivers:
 
     def _bot_due(self) -> bool:
         seat = self._actor()
-        # A table nobody is connected to waits: bots do not play to an empty room.
-        return seat is not None and seat.driver == BOT and bool(self.table.clients)
+        # A live table nobody is connected to waits: bots do not play to an empty room.  At a
+        # turn-based one the people come and go, and the bots play on for them.
+        return seat is not None and seat.driver == BOT and self._play_on()
+
+    def _play_on(self) -> bool:
+        return bool(self.table.clients) or self.table.options.turn_based
 
     async def _bot_move(self) -> None:
         table = self.table
@@ -123,14 +132,15 @@ class SeatDrivers:
         finally:
             if self._bot_task is asyncio.current_task():
                 self._bot_task = None
-            if table.clients:
+            if self._play_on() and not table.closed:
                 self.kick()
 
     # ================================================================ seat holds
     def _check_hold(self) -> None:
         seat = self._actor()
         due = (seat is not None and seat.person and seat.client is None
-               and seat.driver == PERSON and bool(self.table.clients))
+               and seat.driver == PERSON and bool(self.table.clients)
+               and not self.table.options.turn_based)
         if due and seat is not None and self._hold_task is None:
             self._hold_seat = seat.index
             seat.hold_since = time.monotonic()
@@ -164,6 +174,54 @@ class SeatDrivers:
                              "the seat")
             table.broadcast_table()
             self.kick()
+
+    # ================================================================ turn limits
+    async def limit_passed(self) -> None:
+        """The turn-based table's deadline (pace.TurnTimers): if the limit of the turn in play
+        has passed, the seat's bot plays this turn, or the game waits, as the host chose."""
+        from .table import TableClosed
+
+        table = self.table
+        async with table.lock:
+            if table.closed:
+                raise TableClosed
+            turn, deadline = table.turn, table.deadline()
+            if turn is None or deadline is None or table.clock.now() < deadline:
+                table.arm()  # not yet, or no longer: the turn changed, or the limit did
+                self.kick()
+                return
+            if table.limit_acted == turn.turn:
+                table.arm()
+                self.kick()
+                return
+            table.limit_acted = turn.turn
+            table.arm()  # acted on: no deadline until the next turn
+            seat = table.seats[turn.seat]
+            limit = limit_words(table.options)
+            if table.options.on_limit == "bot" and seat.driver == PERSON:
+                seat.driver, seat.hand_back = BOT, True  # for this turn only
+                table.clear_undo()
+                table.log.append(f"{seat.name}'s {limit} limit passed: "
+                                 f"{bot_name(seat.level, seat.index)} plays this turn")
+            elif table.options.on_limit == "wait":
+                table.log.append(f"{seat.name}'s {limit} limit passed: the game waits for "
+                                 f"{seat.name}")
+            table.broadcast_table()
+            self.kick()
+
+    def pace_changed(self, was_turn_based: bool) -> None:
+        """The host changed the table's pace: a seat a bot took over at a live table for its
+        person's absence is handed back at its next turn once the table is turn-based."""
+        table = self.table
+        if table.options.turn_based and not was_turn_based:
+            self.stop_hold()
+            for seat in table.seats:
+                if seat.person and seat.driver == BOT:
+                    seat.hand_back = True
+                    if table.keeper is None or seat.index not in (table.keeper.game.seat,
+                                                                  table.keeper.game.actor):
+                        seat.driver, seat.hand_back = PERSON, False
+        table.arm()
 
     async def close(self) -> None:
         for task in (self._bot_task, self._hold_task):

@@ -88,6 +88,15 @@ SCHEMA = (
         table_id TEXT PRIMARY KEY REFERENCES web_tables (id),
         last_move TEXT NOT NULL         -- UTC, ISO 8601: the table's last published move
     )""",
+    # Whose turn it is and since when (pace.py): written with the action that began the turn,
+    # in its transaction, so a turn limit outlives a restart of the server.
+    """CREATE TABLE IF NOT EXISTS web_turns (
+        table_id TEXT PRIMARY KEY REFERENCES web_tables (id),
+        game INTEGER NOT NULL,
+        turn TEXT NOT NULL,             -- round, turn number and seat to act: "3.41.2"
+        seat INTEGER NOT NULL,          -- the seat to act
+        since TEXT NOT NULL             -- UTC, ISO 8601: when that seat was asked to act
+    )""",
 )
 
 
@@ -163,10 +172,29 @@ class StoredGame:
 
 
 @dataclass(slots=True)
+class TurnRow:
+    """Whose turn it is: ``turn`` names it (round, turn number, seat to act)."""
+
+    game: int
+    turn: str
+    seat: int
+    since: str
+
+
+@dataclass(slots=True)
 class StoredTable:
     row: TableRow
     seats: list[SeatRow]
     game: StoredGame | None
+    turn: TurnRow | None = None
+
+
+def turn_step(table_id: str, turn: TurnRow) -> tuple[str, Sequence[Any]]:
+    """The statement that notes a new turn (one step of the action's transaction)."""
+    return ("INSERT INTO web_turns (table_id, game, turn, seat, since) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET game = excluded.game, turn = excluded.turn,"
+            " seat = excluded.seat, since = excluded.since",
+            (table_id, turn.game, turn.turn, turn.seat, turn.since))
 
 
 class Storage:
@@ -211,7 +239,24 @@ class Storage:
             "SELECT seat, name, token_hash, bot FROM web_seats WHERE table_id = ?"
             " ORDER BY seat", (table_id,))]
         game = await self.game(table_id, row.game) if row.game else None
-        return StoredTable(row, seats, game)
+        return StoredTable(row, seats, game, await self.turn(table_id))
+
+    async def turn(self, table_id: str) -> TurnRow | None:
+        found = await self.db.rows(
+            "SELECT game, turn, seat, since FROM web_turns WHERE table_id = ?", (table_id,))
+        return TurnRow(int(found[0][0]), found[0][1], int(found[0][2]), found[0][3]) \
+            if found else None
+
+    async def turns_in_play(self) -> list[tuple[str, dict[str, Any], TurnRow, bool]]:
+        """Every table in play with its options, its turn, and whether a person holds the
+        seat to act: what a starting server arms its turn limits from (pace.py)."""
+        rows = await self.db.rows(
+            "SELECT t.id, t.options, w.game, w.turn, w.seat, w.since, s.token_hash"
+            " FROM web_tables t JOIN web_turns w ON w.table_id = t.id AND w.game = t.game"
+            " JOIN web_seats s ON s.table_id = t.id AND s.seat = w.seat"
+            " WHERE t.status = 'playing' ORDER BY w.since, t.id")
+        return [(r[0], json.loads(r[1]), TurnRow(int(r[2]), r[3], int(r[4]), r[5]),
+                 r[6] is not None) for r in rows]
 
     async def game(self, table_id: str, game: int) -> StoredGame | None:
         head = await self.db.rows(
@@ -271,7 +316,7 @@ class Storage:
 
     async def start_game(self, table_id: str, game: int, header: dict[str, Any],
                          deals: list[tuple[int, dict[str, Any]]], version: int,
-                         seat_names: list[str]) -> None:
+                         seat_names: list[str], turn: TurnRow | None = None) -> None:
         steps: list[tuple[str, Sequence[Any]]] = [
             ("INSERT INTO web_games (table_id, game, header, started) VALUES (?, ?, ?, ?)",
              (table_id, game, json.dumps(header), _now()))]
@@ -281,19 +326,23 @@ class Storage:
                    (name, table_id, seat)) for seat, name in enumerate(seat_names)]
         steps.append(("UPDATE web_tables SET status = 'playing', game = ?, version = ?"
                       " WHERE id = ?", (game, version, table_id)))
+        if turn is not None:
+            steps.append(turn_step(table_id, turn))
         await self.db.run(steps)
 
     async def append(self, table_id: str, game: int, row: ActionRow,
-                     deals: list[tuple[int, dict[str, Any]]], over: bool) -> None:
+                     deals: list[tuple[int, dict[str, Any]]], over: bool,
+                     turn: TurnRow | None = None) -> None:
         started = time.perf_counter()
-        await self._append(table_id, game, row, deals, over)
+        await self._append(table_id, game, row, deals, over, turn)
         if self.stats is not None:
             self.stats.commits.append(time.perf_counter() - started)
 
     async def _append(self, table_id: str, game: int, row: ActionRow,
-                      deals: list[tuple[int, dict[str, Any]]], over: bool) -> None:
+                      deals: list[tuple[int, dict[str, Any]]], over: bool,
+                      turn: TurnRow | None) -> None:
         """One applied action, the deals of the rounds it began, the table's new version and
-        status: one transaction."""
+        status, and the new turn if it began one: one transaction."""
         steps: list[tuple[str, Sequence[Any]]] = [(
             "INSERT INTO web_actions (table_id, game, seq, round, seat, action, version, driver)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -308,6 +357,8 @@ class Storage:
         else:
             steps.append(("UPDATE web_tables SET version = ? WHERE id = ?",
                           (row.version, table_id)))
+        if turn is not None:
+            steps.append(turn_step(table_id, turn))
         await self.db.run(steps)
 
     async def truncate(self, table_id: str, game: int, seq: int, version: int) -> None:

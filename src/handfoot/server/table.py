@@ -24,6 +24,7 @@ from handfoot.views import view
 
 from . import protocol as p
 from . import push
+from .clock import Clock, parse_iso
 from .coach import moves_that_apply, table_points
 from .drivers import BotRunner
 from .keeping import GameKeeper, record_mapping
@@ -39,11 +40,12 @@ from .messages import (
     reply,
     seat_view,
 )
+from .pace import TurnTimers, turn_key
 from .protocol import LOBBY, OVER, PLAYING
 from .seat_drivers import SeatDrivers
 from .seats import BOT, OPEN, PERSON, Client, Seat, clean_text
 from .stats import Stats
-from .storage import ActionRow, Storage, StoredTable
+from .storage import ActionRow, Storage, StoredTable, TurnRow
 from .tokens import matches
 from .updates import Entry, LogItem, log_lines, undo_words, words
 from .words import event_mapping
@@ -59,7 +61,7 @@ class TableClosed(Exception):
 
 class Table:
     def __init__(self, stored: StoredTable, storage: Storage, runner: BotRunner,
-                 stats: Stats | None = None) -> None:
+                 stats: Stats | None = None, timers: TurnTimers | None = None) -> None:
         row = stored.row
         self.id = row.id
         self.name = row.name
@@ -82,11 +84,19 @@ class Table:
         self.drivers = SeatDrivers(self)
         self.idle_since = time.monotonic()
         self.closed = False  # set when the hall lets the table go from memory
+        # Whose turn it is since when (every table), the turn limits' timers and clock (a
+        # turn-based table's), and the turn whose limit was acted on (pace.py).
+        self.timers = timers
+        self.clock = timers.clock if timers is not None else Clock()
+        self.turn: TurnRow | None = None
+        self.limit_acted: str | None = None
         for seat in self.seats:
             seat.hold_left = self.options.seat_hold
             seat.driver = PERSON if seat.person or self.status == LOBBY else BOT
         if stored.game is not None and self.status != LOBBY:
             self._restore(stored)
+            self.turn = self._turn_now(stored.turn)
+            self.arm()
 
     # ================================================================ loading
     def _restore(self, stored: StoredTable) -> None:
@@ -109,9 +119,12 @@ class Table:
             self.history.append(entry)
             self.log.append(entry)
 
-    def begin(self, keeper: GameKeeper, game_no: int) -> None:
-        """Play this new game (stored already): the lobby's start and rematch."""
+    def begin(self, keeper: GameKeeper, game_no: int, turn: TurnRow | None = None) -> None:
+        """Play this new game (stored already, with its first turn): the lobby's start and
+        rematch."""
         self.keeper, self.game_no, self.status = keeper, game_no, PLAYING
+        self.turn, self.limit_acted = turn, None
+        self.arm()
         self.drivers.make_bots()
         self.log.append(f"— game {game_no}: {self.rules.name}")
         g = keeper.game
@@ -168,7 +181,10 @@ class Table:
                 seat = self.seats[client.seat]
                 if seat.client is client:
                     seat.client = None
-                    seat.hand_back = False
+                    # Gone again before the seat was handed back: at a live table the bot
+                    # keeps it (the hold ran out); at a turn-based one it plays this turn only.
+                    if not self.options.turn_based:
+                        seat.hand_back = False
             if not self.clients:
                 self.idle_since = time.monotonic()
             self.broadcast_table()
@@ -308,10 +324,11 @@ class Table:
         applied = keeper.apply(seat, action, undoable=person)
         version = self.version + 1
         row = ActionRow(keeper.actions - 1, applied.round, seat, action.text, version, by)
+        turn = self.next_turn()
         try:
             await self.storage.append(self.id, self.game_no, row,
                                       [(r, d.to_mapping()) for r, d in applied.new_deals],
-                                      keeper.game.over)
+                                      keeper.game.over, turn)
         except Exception:
             # Not stored, so it did not happen: back to what the database holds.
             log.exception("table %s: storing an action failed; reloading", self.id)
@@ -323,6 +340,9 @@ class Table:
         over = keeper.game.over
         if over:
             self.status = OVER
+        new_turn = turn is not None or over
+        if new_turn:
+            self.turn = None if over else turn
         names = keeper.names
         events = [event_mapping(e, names) for e in applied.events]
         # A bot playing a gone person's seat is named in the third person in that person's
@@ -334,8 +354,69 @@ class Table:
         turn_over = over or any(e["name"] in ("turn", "deal") for e in events)
         changed = self.drivers.hand_back() if turn_over else False
         self._publish(entry, {seat: reply_to} if reply_to is not None else {})
-        if changed or over:
+        if new_turn:
+            self.arm()
+        # A turn-based table tells everyone whose turn it is since when (the table message).
+        if changed or over or (new_turn and self.options.turn_based):
             self.broadcast_table()
+
+    # ================================================================ turns and their limits
+    def next_turn(self) -> TurnRow | None:
+        """The turn in play if it is not the one noted (a new turn, or the partner asked),
+        begun now; None while the same turn goes on, and once the game is over."""
+        assert self.keeper is not None
+        g = self.keeper.game
+        if g.over:
+            return None
+        key = turn_key(g)
+        if self.turn is not None and self.turn.game == self.game_no and self.turn.turn == key:
+            return None
+        return TurnRow(self.game_no, key, g.actor, self.clock.iso())
+
+    def _turn_now(self, stored: TurnRow | None) -> TurnRow | None:
+        """The stored turn if it is the one in play (a reload), else the one in play from
+        now (a database from before turns were stored)."""
+        if self.keeper is None or self.keeper.game.over:
+            return None
+        key = turn_key(self.keeper.game)
+        if stored is not None and stored.game == self.game_no and stored.turn == key:
+            return stored
+        return self.next_turn()
+
+    def deadline(self) -> float | None:
+        """When the turn in play passes its limit (wall-clock seconds): a turn-based table
+        with a limit, on a person's turn.  None otherwise."""
+        limit = self.options.limit_seconds
+        turn = self.turn
+        if limit is None or turn is None or self.status != PLAYING \
+                or not self.seats[turn.seat].person:
+            return None
+        return parse_iso(turn.since) + limit
+
+    def arm(self) -> None:
+        """The table's next deadline to the hall's timers (none once its limit was acted on)."""
+        if self.timers is None:
+            return
+        deadline = self.deadline()
+        if self.turn is not None and self.limit_acted == self.turn.turn:
+            deadline = None
+        self.timers.arm(self.id, deadline)
+
+    def turn_info(self) -> p.TurnInfo | None:
+        turn = self.turn
+        if not self.options.turn_based or self.status != PLAYING or turn is None:
+            return None
+        now = self.clock.now()
+        since = parse_iso(turn.since)
+        deadline = self.deadline()
+        left = None if deadline is None else round(max(0.0, deadline - now), 1)
+        passed = deadline is not None and now >= deadline
+        seat = self.seats[turn.seat]
+        return {"seat": turn.seat, "since": turn.since, "waited": round(now - since, 1),
+                "deadline": self.clock.iso(deadline) if deadline is not None else None,
+                "left": left,
+                "by_bot": seat.person and seat.driver == BOT and self.limit_acted == turn.turn,
+                "waiting": passed and self.options.on_limit == "wait"}
 
     def _publish(self, entry: Entry, replies: dict[int, p.ReplyTo]) -> None:
         """Send one update to every client, each built from its own seat's view."""
@@ -383,9 +464,9 @@ class Table:
         stored = await self.storage.load(self.id)
         if stored is None:
             return
-        fresh = Table(stored, self.storage, self.runner, self.stats)
+        fresh = Table(stored, self.storage, self.runner, self.stats)  # no timers: a copy
         self.version, self.status, self.game_no = fresh.version, fresh.status, fresh.game_no
-        self.keeper = fresh.keeper
+        self.keeper, self.turn = fresh.keeper, fresh.turn
         self.history, self.log = fresh.history, fresh.log
         for seat, new in zip(self.seats, fresh.seats, strict=True):
             seat.bot = new.bot
@@ -436,7 +517,8 @@ class Table:
                 "options": self.options.model_dump(),
                 "moves": moves_that_apply(self.rules),
                 "seats": seats,
-                "spectators": sum(1 for c in self.clients if c.seat is None)}
+                "spectators": sum(1 for c in self.clients if c.seat is None),
+                "turn": self.turn_info()}
 
     def broadcast_table(self, asker: Client | None = None, reply_to: p.ReplyTo = None) -> None:
         """The table message to everyone; the copy to ``asker`` answers its message."""

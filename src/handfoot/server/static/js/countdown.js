@@ -11,6 +11,11 @@ export function noteTable() {
   if (!timer) timer = setInterval(tick, 1000);
 }
 
+// Seconds since the last table message came (a turn-based table's times count on from it).
+export function sinceTable() {
+  return received ? (performance.now() - received) / 1000 : 0;
+}
+
 // Seconds left on a seat's hold now, or null when it is not counting.
 export function holdLeft(seat) {
   if (!seat || seat.hold === null || seat.hold === undefined || !seat.hold_counting) return null;
@@ -24,10 +29,13 @@ export function holdText(seat) {
 }
 
 let seatsOf = () => [];
+let paceText = null;
 
-// Where the seats' facts come from (the page's table message), for the redraw.
-export function watchSeats(get) {
+// Where the seats' facts come from (the page's table message), for the redraw; ``pace``: the
+// turn-based table's turn line, redrawn too.
+export function watchSeats(get, pace = null) {
   seatsOf = get;
+  paceText = pace;
 }
 
 function tick() {
@@ -36,5 +44,10 @@ function tick() {
     const seat = seats[Number(el.dataset.holdSeat)];
     const text = holdText(seat);
     if (el.textContent !== text) el.textContent = text;
+  }
+  const line = paceText && document.querySelector("[data-pace-turn]");
+  if (line) {
+    const text = paceText();
+    if (line.textContent !== text) line.textContent = text;
   }
 }

@@ -7,6 +7,7 @@ import { getJSON, postJSON } from "./api.js";
 import { rulesEditor, rulesInWords } from "./rules_editor.js";
 import * as store from "./store.js";
 import { playWithBots } from "./seated.js";
+import { PACES, LIMITS, ON_LIMIT, paceWords } from "./pace.js";
 
 export async function homePage(root) {
   document.title = "Start a table - handfoot";
@@ -150,6 +151,30 @@ export async function homePage(root) {
   const hints = h("input", { id: "opt-hints", type: "checkbox", checked: options.hints });
   const hold = h("input", { id: "opt-hold", type: "number", min: "0", max: "3600", step: "5", value: String(options.seat_hold) });
   const pace = h("input", { id: "opt-pace", type: "number", min: "0", max: "10", step: "0.1", value: String(options.bot_pace) });
+  // The table's pace (Play now is always live): turn-based tables last days (docs/WEB.md).
+  const choices = (list, selected) => list.map(([value, words]) => h("option", { value, selected: value === selected }, words));
+  const tablePace = h("select", { id: "opt-table-pace", onchange: () => drawPace() }, choices(PACES, "live"));
+  const turnLimit = h("select", { id: "opt-turn-limit", onchange: () => drawPace() }, choices(LIMITS, "24h"));
+  const onLimit = h("select", { id: "opt-on-limit", onchange: () => drawPace() }, choices(ON_LIMIT, "bot"));
+  const paceSummary = h("p", { class: "pace-summary", id: "pace-summary", role: "status" });
+  const turnFields = h("div", { class: "turn-fields", id: "turn-fields" },
+    h("div", { class: "field-row" },
+      h("div", { class: "field" }, h("label", { for: "opt-turn-limit" }, "Time for each turn"), turnLimit),
+      h("div", { class: "field" }, h("label", { for: "opt-on-limit" }, "When it passes"), onLimit)),
+    h("p", { class: "note" }, "Nobody's seat goes to a bot when they close the page. Each person is told when it is their turn (turn on notifications at the table)."));
+  const holdField = h("div", { class: "field" }, h("label", { for: "opt-hold" }, "Seconds a dropped player's seat waits before a bot plays it"), hold);
+  function paceOptions() {
+    if (tablePace.value !== "turn-based") return { pace: "live" };
+    return { pace: "turn-based", turn_limit: turnLimit.value, on_limit: onLimit.value };
+  }
+  function drawPace() {
+    const turnBased = tablePace.value === "turn-based";
+    turnFields.hidden = !turnBased;
+    holdField.hidden = turnBased;
+    onLimit.disabled = turnLimit.value === "none";
+    paceSummary.textContent = paceWords(paceOptions());
+  }
+  drawPace();
   const createStatus = h("p", { id: "create-status", role: "status", "aria-live": "polite" });
 
   async function create(e) {
@@ -169,7 +194,7 @@ export async function homePage(root) {
     store.saveLastRules(rules);
     const body = {
       name: tableName.value.trim(), rules, bots: state.bots,
-      options: { hints: hints.checked, seat_hold: Number(hold.value), bot_pace: Number(pace.value) },
+      options: { hints: hints.checked, seat_hold: Number(hold.value), bot_pace: Number(pace.value), ...paceOptions() },
     };
     const host = store.hostToken();
     if (host) body.host_token = host;
@@ -218,8 +243,11 @@ export async function homePage(root) {
         status,
         seats,
         h("fieldset", { class: "table-options" }, h("legend", {}, "Table options"),
+          h("div", { class: "field" }, h("label", { for: "opt-table-pace" }, "Pace"), tablePace),
+          turnFields,
+          paceSummary,
           h("label", { class: "check" }, hints, "Players may ask for hints"),
-          h("div", { class: "field" }, h("label", { for: "opt-hold" }, "Seconds a dropped player's seat waits before a bot plays it"), hold),
+          holdField,
           h("div", { class: "field" }, h("label", { for: "opt-pace" }, "Seconds between bot moves"), pace)),
         h("button", { type: "submit", class: "primary big", id: "create" }, "Create the table"),
         createStatus)),

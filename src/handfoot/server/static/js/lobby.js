@@ -4,6 +4,25 @@ import { h, fill } from "./dom.js";
 import { postJSON } from "./api.js";
 import { rulesInWords } from "./rules_editor.js";
 import * as store from "./store.js";
+import { PACES, LIMITS, ON_LIMIT, paceWords } from "./pace.js";
+
+// The host's pace controls: each change is sent at once, and the table message redraws them.
+function paceControls(app, options) {
+  const send = (changes) => app.conn.request({ type: "options", options: changes })
+    .then((r) => { if (r.type === "error") app.say(r.message); });
+  const select = (id, label, list, value, onchange, disabled = false) => h("div", { class: "field" },
+    h("label", { for: id }, label),
+    h("select", { id, disabled, onchange: (e) => onchange(e.target.value) },
+      list.map(([v, words]) => h("option", { value: v, selected: v === value }, words))));
+  const turnBased = options.pace === "turn-based";
+  return h("div", { class: "lobby-pace-controls" },
+    select("lobby-table-pace", "Pace", PACES, options.pace,
+      (v) => send(v === "turn-based" ? { pace: v, turn_limit: "24h" } : { pace: v })),
+    turnBased ? h("div", { class: "field-row" },
+      select("lobby-turn-limit", "Time for each turn", LIMITS, options.turn_limit, (v) => send({ turn_limit: v })),
+      select("lobby-on-limit", "When it passes", ON_LIMIT, options.on_limit, (v) => send({ on_limit: v }),
+        options.turn_limit === "none")) : null);
+}
 
 let explainedFor = null;
 let explained = null;
@@ -94,9 +113,12 @@ export function renderLobby(root, app) {
 
   const hostPart = host ? h("section", { class: "panel" },
     h("h3", {}, "You are the host"),
+    paceControls(app, t.options),
     h("label", { class: "check" }, h("input", { type: "checkbox", id: "lobby-hints", checked: t.options.hints,
       onchange: (e) => app.conn.send({ type: "options", options: { hints: e.target.checked } }) }), "Players may ask for hints"),
-    h("p", {}, `A dropped player's seat waits ${t.options.seat_hold} s on their turn; bots move every ${t.options.bot_pace} s.`),
+    h("p", {}, t.options.pace === "turn-based"
+      ? `Nobody's seat goes to a bot when they close the page; bots move every ${t.options.bot_pace} s.`
+      : `A dropped player's seat waits ${t.options.seat_hold} s on their turn; bots move every ${t.options.bot_pace} s.`),
     h("button", { type: "button", class: "primary big", id: "start", onclick: async () => {
       const r = await app.conn.request({ type: "start" });
       if (r.type === "error") app.say(r.message);
@@ -108,6 +130,7 @@ export function renderLobby(root, app) {
     h("section", { class: "panel" },
       h("h2", {}, t.name || "A table of Hand and Foot"),
       h("p", { class: "summary" }, explained ? `${explained.rules.source}. ${explained.summary}.` : t.rules.name),
+      h("p", { class: "pace", id: "lobby-pace" }, paceWords(t.options)),
       explained && explained.house_rules.length ? h("p", {}, `House rules: ${explained.house_rules.map((k) => k.replaceAll("_", " ")).join(", ")}.`) : null,
       explained ? h("details", { class: "explain" }, h("summary", {}, "The rules in words"), rulesInWords(explained)) : null),
     h("section", { class: "panel invite" },

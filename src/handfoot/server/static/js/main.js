@@ -4,7 +4,7 @@ import { h, fill, byId, announce } from "./dom.js";
 import { getJSON } from "./api.js";
 import { Connection } from "./net.js";
 import { Game } from "./game.js";
-import { renderGame, PHASE_WORDS } from "./render.js";
+import { renderGame, PHASE_WORDS, paceTurnText } from "./render.js";
 import { renderLobby } from "./lobby.js";
 import { homePage } from "./home.js";
 import { installKeys } from "./keys.js";
@@ -59,7 +59,8 @@ class TablePage {
         return out;
       },
     });
-    countdown.watchSeats(() => (this.game.table ? this.game.table.seats : []));
+    countdown.watchSeats(() => (this.game.table ? this.game.table.seats : []),
+      () => (this.game.table && this.game.table.turn && this.game.view ? paceTurnText(this.game) : ""));
     this.game = new Game(this.conn, {
       render: () => this.render(),
       say: (text) => this.say(text),

@@ -6,6 +6,7 @@
 import { h, fill, byId } from "./dom.js";
 import { postJSON } from "./api.js";
 import * as store from "./store.js";
+import { paceWords, when } from "./pace.js";
 
 const STATUS = { lobby: "In the lobby: waiting to start", over: "Game over" };
 const EVERY = 30000; // ms between refreshes while the page is shown
@@ -25,16 +26,27 @@ function ago(iso) {
 function turnWords(t) {
   if (t.status !== "playing") return STATUS[t.status] || t.status;
   if (t.turn === null) return "Playing";
-  if (t.your_turn) return t.asked ? "Your partner asks you: may I go out?" : "Your turn";
-  return `${t.turn_name || `Seat ${t.turn + 1}`}'s turn`;
+  const since = t.since ? ` since ${when(t.since)}` : "";
+  if (t.your_turn) return t.asked ? `Your partner asks you: may I go out?${since}` : `Your turn${since}`;
+  return `${t.turn_name || `Seat ${t.turn + 1}`}'s turn${since}`;
+}
+
+// A turn-based table: its pace, and when the turn's limit passes (or that it has).
+function paceLine(t) {
+  if (!t.pace || t.pace.pace !== "turn-based") return null;
+  let limit = "";
+  if (t.waiting) limit = " · the limit passed: the game waits";
+  else if (t.deadline && t.status === "playing") limit = ` · ${t.pace.on_limit === "wait" ? "limit" : "a bot plays"} ${when(t.deadline)}`;
+  return h("span", { class: "mn-pace" }, paceWords(t.pace), limit);
 }
 
 function row(t) {
-  const classes = ["mn-table", t.status, t.your_turn ? "your-turn" : ""].join(" ").trim();
+  const classes = ["mn-table", t.status, t.your_turn ? "your-turn" : "", t.waiting ? "waiting" : ""].join(" ").trim();
   return h("li", { class: classes, dataset: { table: t.table } },
     h("a", { class: "mn-name-link", href: t.url }, t.name || "A table"),
     h("span", { class: "mn-when" }, t.last_move ? h("time", { datetime: t.last_move, title: t.last_move }, ago(t.last_move)) : null),
     h("span", { class: "mn-turn" }, turnWords(t)),
+    paceLine(t),
     h("span", { class: "mn-facts" }, `You: ${t.seat_name || `seat ${t.seat + 1}`} · ${t.rules}${t.game ? ` · game ${t.game}` : ""}`,
       t.status === "over" && t.game ? [" · ", h("a", { href: `/replay/${encodeURIComponent(t.table)}?game=${t.game}` }, "replay")] : null));
 }

@@ -8,7 +8,8 @@ import {
 } from "./cards.js";
 import { Game } from "./game.js";
 import * as coach from "./coach.js";
-import { holdText } from "./countdown.js";
+import { holdText, sinceTable } from "./countdown.js";
+import { paceWords, turnWords } from "./pace.js";
 import { fitHand, installTable } from "./layout.js";
 import { noticeChanges } from "./anim.js";
 
@@ -93,6 +94,8 @@ function turnLine(g) {
     what = h("span", {}, `${seatLabel(g, v.turn)} asked ${seatLabel(g, v.actor)}: may I go out?`);
   } else if (v.actor === g.seat) {
     what = h("span", {}, "Your seat is being played by a bot until your next turn");
+  } else if (g.table.turn && g.table.turn.waiting) {
+    what = h("span", {}, `Waiting for ${seatLabel(g, v.actor)}…`);
   } else {
     what = h("span", {}, `${seatLabel(g, v.actor)} to play…`);
   }
@@ -103,7 +106,20 @@ function turnLine(g) {
   } else if (v.turn === g.seat && v.asked === "no") {
     answer = h("p", { class: "asked no" }, h("strong", {}, "Your partner said no: "), "you may not go out this turn.");
   }
-  return [h("p", { class: "turn" + (mine ? " mine" : "") }, what), answer];
+  return [h("p", { class: "turn" + (mine ? " mine" : "") }, what), answer, paceLine(g)];
+}
+
+// A turn-based table: its pace, and whose turn since when (countdown.js redraws the times).
+function paceLine(g) {
+  const t = g.table;
+  if (!t || !t.options || t.options.pace !== "turn-based") return null;
+  return h("p", { class: "pace-line" + (t.turn && t.turn.waiting ? " waiting" : ""), id: "pace-line" },
+    h("span", { class: "pace-words" }, paceWords(t.options)),
+    t.turn ? h("span", { class: "pace-turn", dataset: { paceTurn: "" } }, paceTurnText(g)) : null);
+}
+
+export function paceTurnText(g) {
+  return turnWords(g.table, sinceTable(), (seat) => (seat === g.seat ? "you" : seatLabel(g, seat)));
 }
 
 // One short line: the round, the turn, the opening minimum and the game's score so far.
