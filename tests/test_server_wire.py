@@ -322,7 +322,7 @@ SCRIPTS = {"partners": script_partners, "bots": script_bots}
 DIGESTS: dict[str, dict[str, str]] = {
     "partners": {
         "0-Ann": "264:1fcd3f952e0b368d2b5d21edd6612170",
-        "1-Bob": "95:98f244da9aa2dbf1bea42236fbc87451",
+        "1-Bob": "95:25b623a249a5816d74566ec08733fd83",
         "2-Cy": "249:57080895dd7902fc3724fd03508b518c",
         "3-Eve": "256:c0ad78014416a82dd795824663e2300a",
         "4-Bob": "164:c1843b563501e3095c6637b0f1e32c0f",
