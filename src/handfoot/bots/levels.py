@@ -199,25 +199,33 @@ def ranker(rules: Rules) -> NetworkRanker | HeuristicBot:
 # 99th percentile on one core (issue 28).  The figures: each level's decision time at the 99th
 # percentile, in CPU milliseconds of one process pinned to one core with NumPy on one thread, a
 # time budget counted in the same CPU time (what an idle core gives), over the decisions with
-# a choice of six single rounds, the level in one team's seats and casual in the others:
+# a choice of single rounds, the level in one team's seats and casual in the others; where a
+# level was measured on more than one seed, the largest:
 #
 #   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot/4 \
 #       hand-knee-foot/4 hand-and-foot/6 hand-and-foot/2 \
-#       --levels casual strong expert:ms=30 expert:ms=50 expert:ms=75 expert --rounds 6
+#       --levels casual strong expert:ms=30 expert:ms=50 expert --rounds 6
+#   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot/4 \
+#       hand-knee-foot/4 hand-and-foot/6 --levels expert:ms=50 expert:ms=75 --rounds 8 --seed 100
+#   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot/4 \
+#       hand-knee-foot/4 hand-and-foot/6 --levels expert:ms=75 --rounds 8 --seed 200
 #
-# (docs/BOTS.md, "Which level plays where", has the whole table and the machine's load).  Run it
-# again, and write its figures here, when a bot or a shipped model changes.  The 2-player table
-# has no model: its strong and expert rows are their search fallbacks, measured but never
+# (docs/BOTS.md, "Which level plays where", has the whole table and the machine's load).  Run
+# them again, and write the figures here, when a bot or a shipped model changes.  The 2-player
+# table has no model: its strong and expert rows are their search fallbacks, measured but never
 # picked (a network level is picked only where a model fits the table: its one line promises
 # the network).  A table not listed (another preset or player count, or house rules) gets
 # casual: nothing slower was measured there.
 PLAY_NOW_MS = 100.0
 DECISION_P99_MS: dict[str, dict[str, float]] = {
     "hand-and-foot/4p": {"casual": 0.10, "strong": 0.32, "expert:ms=30": 34.6,
-                         "expert:ms=50": 54.7, "expert": 104.9},
-    "hand-knee-foot/4p": {"casual": 0.21, "strong": 0.37, "expert:ms=30": 45.5},
-    "hand-and-foot/6p": {},
-    "hand-and-foot/2p": {},
+                         "expert:ms=50": 55.0, "expert:ms=75": 80.1, "expert": 104.9},
+    "hand-knee-foot/4p": {"casual": 0.21, "strong": 0.37, "expert:ms=30": 45.5,
+                          "expert:ms=50": 81.0, "expert:ms=75": 95.0, "expert": 131.8},
+    "hand-and-foot/6p": {"casual": 0.17, "strong": 0.31, "expert:ms=30": 36.5,
+                         "expert:ms=50": 55.9, "expert:ms=75": 81.5, "expert": 105.3},
+    "hand-and-foot/2p": {"casual": 0.07, "strong": 58.7, "expert:ms=30": 32.5,
+                         "expert:ms=50": 52.4, "expert": 102.1},
 }
 
 
@@ -258,7 +266,17 @@ def play_now_level(rules: Rules, players: int | None = None) -> str:
     time fits ``PLAY_NOW_MS`` at the 99th percentile (``DECISION_P99_MS``), a network level
     only where a shipped model fits the table; ``casual`` where nothing was measured."""
     if players is not None and players != rules.players:
-        rules = rules.replace(players=players)
+        # The same preset for that many players (a preset adjusts more than the count), or,
+        # for rules that are no preset, the rules with that count: not measured.
+        from ..presets import preset
+        from ..rules import RulesError
+
+        kind = table_kind(rules)
+        try:
+            rules = (preset(kind.partition("/")[0], players) if kind
+                     else rules.replace(players=players))
+        except RulesError:
+            return "casual"  # no such table
     kind = table_kind(rules)
     figures = DECISION_P99_MS.get(kind or "", {})
     has_model = model_for(rules) is not None

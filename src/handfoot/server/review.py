@@ -6,9 +6,9 @@ list); it never reads another hand.  It is ``levels.ranker(rules)``, the stronge
 scores every legal action at the game's table: the shipped network (the ``strong`` level: one
 forward pass a decision) where a model fits the table, else the heuristic (``casual``).  The
 review names it ("compared with the strong bot").  ``expert`` is not used: its search costs up to
-its whole budget at each searched decision (about 13 s of CPU for one seat's whole four-round
-game at ``ms=100``; docs/BOTS.md), and it values whole-turn plans, not each legal action, so it
-has no score for what was played.
+its whole budget at each searched decision (2.8 s of CPU for one seat's whole four-round game at
+``ms=100``, 1.7 s at ``ms=50``, against 0.02 s for the network; docs/BOTS.md), and it values
+whole-turn plans, not each legal action, so it has no score for what was played.
 
 "Biggest difference" is the reviewer's own score of the two actions: how far what was played
 falls below its choice.  For the heuristic that is its points; for the network, each legal
