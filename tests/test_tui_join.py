@@ -33,9 +33,9 @@ from handfoot.actions import (
 from handfoot.bots.heuristic import HeuristicBot
 from handfoot.cards import JOKER, TWO
 from handfoot.engine import Game
-from handfoot.server.client import TableClient, http_json
+from handfoot.server.client import Closed, TableClient, http_json
 from handfoot.state import Phase
-from handfoot.tui.app import PlayApp, ResultScreen, TextScreen, screen_text
+from handfoot.tui.app import ChatScreen, PlayApp, ResultScreen, TextScreen, screen_text
 from handfoot.tui.remote import RemoteTable, wire_event
 from handfoot.views import SeatView, sample_world, view
 from server_helpers import Server, ServerProcess, running_server
@@ -192,6 +192,68 @@ def test_the_screen_plays_a_web_table_through_the_seam(server: Server) -> None:
         held = next(k for k in KEY if v.hand[k] and k < TWO)
         await press(pilot, "d", KEY[held])  # and the game goes on
         await until(pilot, lambda: table.client.version > version, lambda: screen_text(app))
+
+    run_app(make, (80, 24), body)
+
+
+def test_chat_from_the_screen_reaches_the_table(server: Server) -> None:
+    """``c`` opens a line to the table; what is sent comes back as the table's chat, and Esc
+    leaves without a word."""
+    made = server.create(rules={"preset": "hand-and-foot", "set": {"rounds": 1}},
+                         options={"bot_pace": 0}, bots="heuristic")
+
+    async def make() -> RemoteTable:
+        client = await seated(server.ws(made["table"]), made["host_token"])
+        await client.send({"type": "start"})
+        return RemoteTable(client, await client.until("state"))
+
+    async def body(pilot: Pilot[None], app: PlayApp, table: RemoteTable) -> None:
+        await press(pilot, "c")
+        assert "Chat" in screen_text(app)
+        await press(pilot, *"good luck all", "enter")
+        await until(pilot, lambda: any("good luck all" in line for line in table.log.lines),
+                    lambda: "\n".join(table.log.lines[-5:]))
+        said = len(table.log.lines)
+        await press(pilot, "c", *"never mind", "escape")
+        assert not isinstance(app.screen, ChatScreen)
+        await pilot.pause(0.2)
+        assert not any("never mind" in line for line in table.log.lines[said:])
+        assert table.chat(" " * 3) == "nothing to say"
+        assert "at most 200" in (table.chat("x" * 201) or "")
+
+    run_app(make, (80, 24), body)
+
+
+def test_a_lost_table_is_tried_again_until_it_answers(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quick tries after a drop failing is not the end: the table is tried every
+    ``RETRY_EVERY`` seconds, the message bar saying so, until it answers."""
+    monkeypatch.setattr("handfoot.tui.remote.RETRY_EVERY", 0.05)
+    made = server.create(rules={"preset": "hand-and-foot", "set": {"rounds": 1}},
+                         options={"bot_pace": 0}, bots="heuristic")
+    failures = []
+
+    async def make() -> RemoteTable:
+        client = await seated(server.ws(made["table"]), made["host_token"])
+        await client.send({"type": "start"})
+        table = RemoteTable(client, await client.until("state"), retry=1)
+        real = client.reconnect
+
+        async def flaky(tries: int = 30, timeout: float = 10.0) -> None:
+            if len(failures) < 3:  # the server is out of reach three times
+                failures.append(tries)
+                raise Closed(None, "unreachable")
+            await real(tries, timeout)
+
+        client.reconnect = flaky  # type: ignore[method-assign]
+        return table
+
+    async def body(pilot: Pilot[None], app: PlayApp, table: RemoteTable) -> None:
+        table.drop()
+        await until(pilot, lambda: "trying again every" in screen_text(app),
+                    lambda: screen_text(app))
+        await until(pilot, lambda: table.connected, lambda: screen_text(app))
+        assert failures == [1, 1, 1] and not table.stopped and not table.unreachable
 
     run_app(make, (80, 24), body)
 

@@ -26,7 +26,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from ..actions import Action, Answer, BlackThreeBook, Discard, PickUpPile, TakeOnto, TakePile
 from ..cards import (
@@ -90,6 +90,7 @@ KEYS_HELP: tuple[tuple[str, str], ...] = (
     ("Esc", "clear the picked cards, then the staged melds"),
     ("t", "the whole table: every meld in full, the scores by round"),
     ("l", "the whole log"),
+    ("c", "chat: say something to the table (at a web table)"),
     ("f, Space", "skip the bots ahead to your next move"),
     ("+ / -", "bots faster / slower"),
     ("Ctrl+Q", "save and quit (Ctrl+C too); every move is saved as it is made"),
@@ -189,6 +190,35 @@ class TextScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class ChatScreen(ModalScreen[str | None]):
+    """One line to say to the table: Enter sends it, Esc goes back without a word."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Back")]
+    DEFAULT_CSS = """
+    ChatScreen { align: center bottom; }
+    ChatScreen > Input { width: 100%; max-width: 80; border: round $accent; }
+    """
+
+    def __init__(self, length: int) -> None:
+        super().__init__()
+        self.length = length  # the longest line the table takes
+
+    def compose(self) -> ComposeResult:
+        box = Input(placeholder="Say to the table (Enter sends, Esc: back)", id="chat",
+                    max_length=self.length)
+        box.border_title = "Chat"
+        yield box
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class ResultScreen(TextScreen):
     """A finished round's breakdown (and the winner after the last round)."""
 
@@ -244,6 +274,7 @@ class PlayApp(App[None]):
         Binding("question_mark", "help", "Keys"),
         Binding("t", "table", "Table"),
         Binding("l", "show_log", "Log"),
+        Binding("c", "chat", "Chat"),
         Binding("n", "no", "Knock/No"),
         Binding("y", "yes", "Yes"),
         Binding("g", "ask", "Ask"),
@@ -723,6 +754,19 @@ class PlayApp(App[None]):
     def action_show_log(self) -> None:
         text = escape("\n".join(self.session.log.lines))
         self.push_screen(TextScreen(text, title="Log", close="Esc: close", end=True))
+
+    def action_chat(self) -> None:
+        if not self.session.chats:
+            self._say(self.session.chat("") or "")
+            return
+
+        def said(text: str | None) -> None:
+            if text:
+                why = self.session.chat(text)
+                if why:
+                    self._say(why)
+
+        self.push_screen(ChatScreen(self.session.chat_length), said)
 
     def action_new_game(self) -> None:
         s = self.session

@@ -53,10 +53,13 @@ from ..events import (
 )
 from ..rules import Rules
 from ..server.client import ClientError, Closed, Message, TableClient
+from ..server.protocol import CHAT_LENGTH
 from ..state import Phase, RoundEnd
 from ..views import SeatView
 from .table import News, StagedCheck, Table
 from .words import YOU
+
+RETRY_EVERY = 30.0  # seconds between tries once the quick ones after a drop have failed
 
 CLOSE_REPLACED = 4001  # docs/PROTOCOL.md: the seat was taken over by a newer connection
 
@@ -129,9 +132,10 @@ class RemoteTable(Table):
         rules = Rules.from_mapping(table["rules"])
         super().__init__(rules, self._names(table, client.seat), client.seat)
         self.client = client
-        self.retry = retry  # tries before a lost connection is given up
+        self.retry = retry  # quick tries after a drop, before trying every RETRY_EVERY seconds
         self.connected = True
-        self.stopped = ""  # why the table no longer answers (given up, taken over)
+        self.stopped = ""  # why the table no longer answers (taken over, closed)
+        self.unreachable = ""  # why the last reconnection failed, while it keeps trying
         self._notify: Callable[[News], None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[None]] = set()
@@ -332,13 +336,23 @@ class RemoteTable(Table):
             self._tell(News("said", self.stopped))
             return
         self._tell(News("said", "Connection lost: reconnecting…"))
-        try:
-            await self.client.reconnect(tries=self.retry)
-        except (ClientError, TimeoutError) as fail:
-            self.stopped = (f"cannot reach the table ({fail}); Ctrl+Q quits, and the same "
-                            "command later takes your seat back")
-            self._tell(News("said", self.stopped))
+        tries = self.retry
+        while not self.stopped:
+            try:
+                await self.client.reconnect(tries=tries)
+                break
+            except (ClientError, TimeoutError) as fail:
+                # A table that lasts days outlives a night's outage: keep trying, slowly, and
+                # say so; the person quits when they like, and the same command comes back.
+                self.unreachable = (f"cannot reach the table ({fail}); trying again every "
+                                    f"{RETRY_EVERY:.0f} s (Ctrl+Q quits; the same command "
+                                    "later takes your seat back)")
+                self._tell(News("said", self.unreachable))
+                await asyncio.sleep(RETRY_EVERY)
+                tries = 1
+        if self.stopped:
             return
+        self.unreachable = ""
         self.connected = True
         if self._missed is None:
             self._missed = []
@@ -374,6 +388,20 @@ class RemoteTable(Table):
     @property
     def offers_new_game(self) -> bool:  # type: ignore[override]
         return self.client.host  # the host starts a rematch with the same seats
+
+    chats = True
+    chat_length = CHAT_LENGTH
+
+    def chat(self, text: str) -> str | None:
+        text = " ".join(text.split())
+        if not text:
+            return "nothing to say"
+        if len(text) > CHAT_LENGTH:
+            return f"a chat line holds at most {CHAT_LENGTH} characters (this one has {len(text)})"
+        if not self.connected:
+            return "not connected: reconnecting to the table…"
+        self._send({"type": "chat", "id": self.client.next_id(), "text": text})
+        return None
 
     def rematch(self) -> str:
         if not self.client.host:

@@ -120,6 +120,9 @@ class Table(ABC):
     steps_bots = False
     # Whether ``n`` after the last round starts a new game here.
     offers_new_game = False
+    # Whether the table has people to talk to (a web table's chat).
+    chats = False
+    chat_length = 0  # the longest chat line the table takes
 
     def __init__(self, rules: Rules, names: list[str], human: int) -> None:
         self.rules = rules
@@ -212,6 +215,10 @@ class Table(ABC):
         """The engine's verdict on the staged lay-down, where the table asks for one as the
         cards are staged; None when it does not (or has not answered yet)."""
         return None
+
+    def chat(self, text: str) -> str | None:
+        """Say ``text`` to the table; why not, in words, or None when it is sent."""
+        return "a game on this computer has nobody to chat with"
 
     def rematch(self) -> str:
         """Ask for the next game at this table (after the last round); what happens, in
