@@ -524,7 +524,7 @@ def test_hint_undo_and_picking() -> None:
         await to_my_meld_phase(app, pilot)
         await pilot.press("h")
         await pilot.pause()
-        assert "the heuristic bot would" in screen_text(app)
+        assert "the strong bot would" in screen_text(app)  # a model fits the table
         # Undo after drawing is refused: the draw brought new cards.
         await pilot.press("u")
         await pilot.pause()
