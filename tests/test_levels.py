@@ -47,7 +47,9 @@ def test_a_table_without_a_model_is_said_in_one_line() -> None:
     assert note is not None and "no trained model" in note and "\n" not in note
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
+# Every level and preset at two players in a development run; four and six in the full run.
+@pytest.mark.parametrize("players", [2, pytest.param(4, marks=pytest.mark.slow),
+                                     pytest.param(6, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("level", FAST_LEVELS)
 def test_every_level_starts_every_preset(level: str, players: int) -> None:
     for name in PRESET_NAMES:

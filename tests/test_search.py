@@ -80,7 +80,8 @@ def test_search_parses_its_options() -> None:
     assert bot.ms == 50.0 and bot.width == 3
 
 
-@pytest.mark.parametrize("name", ["hand-and-foot", "hand-knee-foot"])
+@pytest.mark.parametrize("name", ["hand-and-foot",
+                                  pytest.param("hand-knee-foot", marks=pytest.mark.slow)])
 def test_search_plays_a_full_round(name: str) -> None:
     rules = preset(name)
     g = Game.new(rules, seed=21)

@@ -380,7 +380,9 @@ def assert_typed(message: Message) -> None:
     assert required <= set(message) <= allowed, (message["type"], set(message) ^ allowed)
 
 
-@pytest.mark.parametrize("name", sorted(SCRIPTS))
+# The bots' script in a development run; the partners' (two thousand moves, undo, a drop
+# and a rematch) in the full run.
+@pytest.mark.parametrize("name", ["bots", pytest.param("partners", marks=pytest.mark.slow)])
 def test_the_wire_is_unchanged(name: str, tmp_path: Path,
                                monkeypatch: pytest.MonkeyPatch) -> None:
     got = run_script(name, tmp_path, monkeypatch)
