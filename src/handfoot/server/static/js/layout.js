@@ -5,34 +5,55 @@
 // A card slot narrower than this is hard to hit with a thumb: a second (or third) row is used
 // rather than overlap the cards more.
 const MIN_SLOT = 40;
+// Past the rows a screen allows, cards overlap more, but never below this: a card then still
+// shows its corner (rank and suit) whole and a strip a fingertip hits.  A hand that would need
+// less is shown as stacks of equal cards instead (render.js).
+const STACK_BELOW = 32;
 // A third row only where the screen is tall enough to keep the rest of the table in view.
 const maxRows = () => (window.innerHeight > 720 ? 3 : 2);
 
-// Lay the hand's cards out in the fewest rows where each shows at least MIN_SLOT px (overlap
-// within a row as much as needed, never more), up to maxRows(); past that they overlap more.
+const GAP = 4;
+
+// How wide each card's slot is with ``n`` cards in ``rows`` rows ``width`` px wide.
+function slotFor(n, rows, width, cw) {
+  const per = Math.ceil(n / rows);
+  return per > 1 ? Math.min(cw + GAP, (width - cw) / (per - 1)) : cw + GAP;
+}
+
+function measure(box) {
+  const face = box.querySelector("button.card .cf");
+  return { width: box.clientWidth - 1, cw: face ? face.offsetWidth : 56 }; // a pixel to spare
+}
+
+// Whether the hand (``data-total`` cards) cannot be shown one card a button, each at least
+// STACK_BELOW px, in maxRows() rows: then render.js shows equal cards as one stack with a count.
+export function needsStacks(box) {
+  const n = Number(box.dataset.total || 0);
+  const { width, cw } = measure(box);
+  const slot = slotFor(n, maxRows(), width, cw);
+  return slot < STACK_BELOW && slot < cw + GAP;
+}
+
+// Lay the hand's cards (or stacks) out in the fewest rows where each shows at least MIN_SLOT
+// px (overlap within a row as much as needed, never more), up to maxRows(); past that they
+// overlap more.
 export function fitHand(box) {
   const cards = [...box.querySelectorAll("button.card")];
   for (const b of box.querySelectorAll(".row-break")) b.remove();
   if (!cards.length) return;
-  const width = box.clientWidth - 1; // a pixel to spare for rounding
-  const face = cards[0].querySelector(".cf");
-  const cw = face ? face.offsetWidth : 56;
-  const gap = 4;
+  const { width, cw } = measure(box);
   const n = cards.length;
-  let rows = 1;
-  let per = n;
-  let slot = cw + gap;
   const most = maxRows();
+  let rows = 1;
   for (rows = 1; rows <= most; rows++) {
-    per = Math.ceil(n / rows);
-    slot = per > 1 ? Math.min(cw + gap, (width - cw) / (per - 1)) : cw + gap;
-    if (slot >= MIN_SLOT || slot >= cw + gap) break;
+    const slot = slotFor(n, rows, width, cw);
+    if (slot >= MIN_SLOT || slot >= cw + GAP) break;
   }
   rows = Math.min(rows, most);
-  per = Math.ceil(n / rows);
+  let per = Math.ceil(n / rows);
   // Spread the cards evenly over the rows (8 + 7, not 13 + 2).
   per = Math.ceil(n / Math.ceil(n / per));
-  slot = per > 1 ? Math.min(cw + gap, (width - cw) / (per - 1)) : cw + gap;
+  const slot = per > 1 ? Math.min(cw + GAP, (width - cw) / (per - 1)) : cw + GAP;
   box.style.setProperty("--slot", `${Math.floor(slot * 10) / 10}px`);
   // The stylesheet gives the other parts less room on a short screen when the hand needs more.
   const area = box.closest(".play-area");
@@ -51,8 +72,11 @@ let installed = false;
 export function installTable(root, getGame) {
   if (installed) return;
   installed = true;
+  // A new size may cross the line between single cards and stacks: the table is drawn again.
   window.addEventListener("resize", () => {
-    for (const box of document.querySelectorAll(".hand-cards")) fitHand(box);
+    const g = getGame();
+    if (g && g.view && g.hooks) g.hooks.render();
+    else for (const box of document.querySelectorAll(".hand-cards")) fitHand(box);
   });
   // A tap on the stock draws, on the pile takes it or (one card picked) discards there; on
   // one of your team's melds, stages the picked cards onto it.  Buttons do the same for keys.

@@ -1,0 +1,141 @@
+"""A phone in the hand: a big hand (30 and 40 cards, as after taking a big pile) on a 360x640
+and a 390x844 screen, a card dragged by a finger onto one of the team's melds, and a seat
+tile's facts opened by a tap (a touch screen shows no tooltip).
+
+The positions are made on the server with ``Game.edit()``: cards moved from the stock into the
+person's hand (so the deck stays whole), a meld put on the team's table; then the page is sent
+the seat's state again, as on a reconnect."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import Browser, Page  # noqa: E402
+
+from handfoot.cards import KIND_TOKENS, parse_cards  # noqa: E402
+from server_helpers import Server  # noqa: E402
+from test_web_layout import VIEWPORTS, bot_table, settle, wait_my_draw  # noqa: E402
+from web_helpers import pin_deal, shot, watch_errors  # noqa: E402
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
+                                 reason="Debian's chromium is not installed")]
+
+# What a finger needs of each card in the hand: this much of its face not covered by the
+# next card (its corner: rank and suit) and not under anything else.
+MIN_VISIBLE = 32
+HAND = "#play-area .hand button.card"
+
+
+def on_table(server: Server, table_id: str, change: Any) -> Any:
+    """``change(game)`` inside the table's lock and ``Game.edit()``, then every page at the
+    table is sent its state again (as on a reconnect)."""
+    table = server.hall.tables[table_id]
+
+    async def run() -> Any:
+        async with table.lock:
+            g = table.keeper.game
+            with g.edit():
+                out = change(g)
+            for client in list(table.clients):
+                table.send_state(client, None)
+            return out
+
+    return asyncio.run_coroutine_threadsafe(run(), server.hall.loop).result(30)
+
+
+def grow_hand(server: Server, table_id: str, seat: int, size: int) -> dict[str, int]:
+    """Cards from the top of the stock into the seat's hand until it holds ``size``; the
+    hand's counts by token."""
+    def change(g: Any) -> dict[str, int]:
+        red_three = parse_cards("R3")[0]  # laid at once in play: never held
+        while g.hand_n[seat] < size:
+            at = max(i for i, k in enumerate(g.stock) if k != red_three)
+            kind = g.stock.pop(at)
+            g.hands[seat][kind] += 1
+            g.hand_n[seat] += 1
+        return {KIND_TOKENS[k]: n for k, n in enumerate(g.hands[seat]) if n}
+
+    out: dict[str, int] = on_table(server, table_id, change)
+    return out
+
+
+def big_hand_table(browser: Browser, server: Server, viewport: str, size: int,
+                   monkeypatch: pytest.MonkeyPatch) -> tuple[Page, str, dict[str, int]]:
+    pin_deal(monkeypatch, 20261207)
+    page, table = bot_table(browser, server, VIEWPORTS[viewport], has_touch=True,
+                            is_mobile=True)
+    wait_my_draw(page)
+    hand = grow_hand(server, table, 0, size)
+    page.wait_for_function(f"() => window.handfoot.game.view.seats[0].hand_size === {size}")
+    settle(page)
+    return page, table, hand
+
+
+def visible_parts(page: Page) -> list[dict[str, Any]]:
+    """For each card button in the hand: what it shows (its label, its count) and the width
+    and height of its face that no other element covers, sampled every 2 px."""
+    found: list[dict[str, Any]] = page.eval_on_selector_all(HAND, """els => els.map(e => {
+        const r = e.getBoundingClientRect();
+        const face = e.querySelector('.cf').getBoundingClientRect();
+        const mine = (x, y) => { const at = document.elementFromPoint(x, y);
+                                 return at && at.closest('button.card') === e; };
+        // Along a line 10 px under the top edge (the corner's rank), how far the card shows;
+        // down the left edge, how tall.
+        let wide = 0, tall = 0;
+        for (let x = face.left + 1; x < face.right; x += 2) if (mine(x, face.top + 10)) wide += 2;
+        for (let y = face.top + 1; y < face.bottom; y += 2) if (mine(face.left + 6, y)) tall += 2;
+        const corner = e.querySelector('.ix.tl').getBoundingClientRect();
+        return {label: e.getAttribute('aria-label'), card: e.dataset.card,
+                count: Number(e.dataset.count || 1), wide, tall,
+                corner: mine(corner.left + corner.width / 2, corner.top + corner.height / 2)
+                        && mine(corner.left + 2, corner.bottom - 2),
+                inside: r.top >= 0 && r.bottom <= innerHeight && r.left >= 0
+                        && r.right <= innerWidth,
+                x: r.left, y: r.top};
+    })""")
+    return found
+
+
+@pytest.mark.parametrize("viewport", ["small-phone", "phone"])
+@pytest.mark.parametrize("size", [22, 30, 40])
+def test_a_big_hand_stays_readable_and_tappable_on_a_phone(
+        server: Server, browser: Browser, monkeypatch: pytest.MonkeyPatch, viewport: str,
+        size: int) -> None:
+    page, _, hand = big_hand_table(browser, server, viewport, size, monkeypatch)
+    errors = watch_errors(page)
+    shot(page, f"phone-{viewport}-hand-{size}")
+    cards = visible_parts(page)
+    # Every card of the hand is shown (one button per card, or one per kind with its count).
+    shown: dict[str, int] = {}
+    for c in cards:
+        shown[c["card"]] = shown.get(c["card"], 0) + c["count"]
+    assert shown == hand
+    for c in cards:
+        assert c["inside"], c
+        assert c["corner"], f"{c['label']}: its corner (rank and suit) is covered"
+        assert c["wide"] >= MIN_VISIBLE and c["tall"] >= MIN_VISIBLE, c
+    # The moves' bar is all on the screen, below the hand.
+    bar = page.locator("#play-area .actions").bounding_box()
+    assert bar is not None and bar["y"] + bar["height"] <= VIEWPORTS[viewport]["height"] + 0.5
+    # A tap on each kind picks one card of it (and says which), a second tap on a picked
+    # card puts it back.
+    for token in hand:
+        before = page.evaluate(f"window.handfoot.game.picked[{token!r}] || 0")
+        page.locator(f"{HAND}[data-card='{token}'][aria-pressed='false']").first.tap()
+        assert page.evaluate(f"window.handfoot.game.picked[{token!r}] || 0") == before + 1
+    assert page.evaluate("window.handfoot.game.pickedTokens().length") == len(hand)
+    picked = page.locator(f"{HAND}[aria-pressed='true']")
+    assert sum(int(picked.nth(i).get_attribute("data-count") or 1)
+               for i in range(picked.count())) == len(hand)
+    page.locator(f"{HAND}[aria-pressed='true']").first.tap()
+    assert page.evaluate("window.handfoot.game.pickedTokens().length") == len(hand) - 1
+    assert not errors, errors
+    page.context.close()
+
