@@ -139,3 +139,123 @@ def test_a_big_hand_stays_readable_and_tappable_on_a_phone(
     assert not errors, errors
     page.context.close()
 
+
+
+# ---------------------------------------------------------------------- a card onto a meld
+def meld_and_card(server: Server, table_id: str, seat: int, token: str) -> None:
+    """The seat's team gets an open meld of three ``token`` and the seat one more in hand, all
+    four taken from the stock (the team counts as down)."""
+    def change(g: Any) -> None:
+        kind = parse_cards(token)[0]
+        team = g.team_of(seat)
+        for _ in range(4):
+            g.stock.remove(kind)
+        g.nat[team][kind] += 3
+        g.opened[team] = True
+        g.hands[seat][kind] += 1
+        g.hand_n[seat] += 1
+
+    on_table(server, table_id, change)
+
+
+def touch_drag(page: Page, start: dict[str, float], end: dict[str, float],
+               steps: int = 10) -> None:
+    """A finger put down at ``start``, moved to ``end`` and lifted: touch events as a phone's
+    screen sends them (the page sees pointer events of type touch)."""
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", start["x"], start["y"])
+    for i in range(1, steps + 1):
+        touch("touchMove", start["x"] + (end["x"] - start["x"]) * i / steps,
+              start["y"] + (end["y"] - start["y"]) * i / steps)
+        page.wait_for_timeout(16)
+    touch("touchEnd", end["x"], end["y"])
+    cdp.detach()
+    # A finger comes back after a moment: a touch at once is taken by the browser's gesture
+    # recognition as part of this one (no click follows it).
+    page.wait_for_timeout(400)
+
+
+def centre(box: dict[str, float] | None, dx: float | None = None) -> dict[str, float]:
+    assert box is not None
+    return {"x": box["x"] + (box["width"] / 2 if dx is None else dx),
+            "y": box["y"] + box["height"] / 2}
+
+
+@pytest.mark.parametrize("how", ["touch", "mouse"])
+def test_a_card_dragged_onto_a_meld_of_the_team_is_added_to_it(
+        server: Server, browser: Browser, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    pin_deal(monkeypatch, 20261207)
+    touch = how == "touch"
+    page, table = bot_table(browser, server, VIEWPORTS["small-phone" if touch else "desktop"],
+                            has_touch=touch, is_mobile=touch)
+    errors = watch_errors(page)
+    wait_my_draw(page)
+    meld_and_card(server, table, 0, "K")
+    page.wait_for_function("() => (window.handfoot.game.view.teams[0].melds.K || [0])[0] === 3")
+    page.locator("#act-draw").tap() if touch else page.click("#act-draw")
+    page.wait_for_function("() => window.handfoot.game.view.phase === 'meld'"
+                           " && !window.handfoot.game.busy")
+    settle(page)
+    kings = page.evaluate("window.handfoot.game.hand.K")
+    card = page.locator(f"{HAND}[data-card='K']").first
+    card.scroll_into_view_if_needed()
+    meld = page.locator("#play-area .team.ours .meld[data-slot='K']")
+    meld.scroll_into_view_if_needed()
+
+    def drag(start: dict[str, float], end: dict[str, float]) -> None:
+        if touch:
+            touch_drag(page, start, end)
+        else:
+            page.mouse.move(start["x"], start["y"])
+            page.mouse.down()
+            page.mouse.move(end["x"], end["y"], steps=10)
+            page.mouse.up()
+
+    def picked() -> list[str]:
+        out: list[str] = page.evaluate("window.handfoot.game.pickedTokens()")
+        return out
+
+    # A card dropped where nothing takes it goes back, and is picked by the next tap.
+    start = centre(card.bounding_box(), dx=12)
+    drag(start, centre(page.locator("#play-area .hand-head h2").bounding_box()))
+    assert picked() == []
+    assert page.locator(".drag-ghost, .drop-over").count() == 0
+    card.tap() if touch else card.click()
+    assert picked() == ["K"]
+    card = page.locator(f"{HAND}[data-card='K']").first
+    card.tap() if touch else card.click()
+    assert picked() == []
+    # A card of another rank dropped on the kings is refused in words and not left picked.
+    other = page.evaluate("""() => { const h = window.handfoot.game.hand;
+        return Object.keys(h).find(t => !['K', '2', 'JK', 'R3', 'B3'].includes(t)); }""")
+    drag(centre(page.locator(f"{HAND}[data-card='{other}']").first.bounding_box(), dx=12),
+         centre(meld.bounding_box()))
+    assert "do not go on that meld" in page.inner_text("#message")
+    assert picked() == []
+    assert page.evaluate("window.handfoot.game.staged") == []
+    # The king onto the kings.
+    card = page.locator(f"{HAND}[data-card='K']").first
+    drag(centre(card.bounding_box(), dx=12), centre(meld.bounding_box()))
+    # Staged onto the meld (the engine's check beside it), nothing left picked or dragged.
+    page.wait_for_selector(".stage .check.ok", timeout=10_000)
+    staged = page.evaluate("window.handfoot.game.staged")
+    assert staged == [{"slot": "K", "n": 1, "twos": 0, "jokers": 0}], staged
+    assert page.evaluate("window.handfoot.game.pickedTokens()") == []
+    assert page.locator(".drag-ghost, .drop-over").count() == 0
+    # Laid down: the team's meld of kings holds four, the hand one king fewer.
+    page.locator("#act-lay").tap() if touch else page.click("#act-lay")
+    page.wait_for_function("() => (window.handfoot.game.view.teams[0].melds.K || [0])[0] === 4")
+    assert page.evaluate("window.handfoot.game.hand.K || 0") == kings - 1
+    game = server.hall.tables[table].keeper.game
+    assert game.nat[0][parse_cards("K")[0]] == 4
+    # The next tap on a card picks it: nothing of the drag is left to swallow it.
+    other = page.locator(f"{HAND}[aria-pressed='false']").first
+    other.tap() if touch else other.click()
+    assert len(page.evaluate("window.handfoot.game.pickedTokens()")) == 1
+    assert not errors, errors
+    page.context.close()

@@ -100,12 +100,14 @@ function playOnPile(g) {
   else if (g.hasPrefix("discard")) g.discard();
 }
 
+// True when the picked cards were staged.
 function playOnMeld(g, meld) {
-  if (!g.pickedTokens().length) return;
+  if (!g.pickedTokens().length) return false;
   const slot = meld ? meld.dataset.slot : undefined;
   const error = g.stage(slot);
   g.hooks.say(error || "Staged. Pick more, or Lay down (Enter).");
   g.hooks.render();
+  return !error;
 }
 
 let drag = null;
@@ -152,10 +154,15 @@ function endDrag(e) {
   const d = drag;
   cancelDrag();
   if (!d || !d.ghost) return;
-  // The click that follows a drag must not pick the card as well.
+  // The click that follows a drag (a mouse sends one; a finger does not) must not pick the
+  // card as well.  Only that click: one that never comes must not swallow the next tap.
   dragged = true;
-  setTimeout(() => { dragged = false; }, 0);
-  d.card.addEventListener("click", (ev) => ev.stopImmediatePropagation(), { once: true, capture: true });
+  const swallow = (ev) => ev.stopImmediatePropagation();
+  window.addEventListener("click", swallow, { once: true, capture: true });
+  setTimeout(() => {
+    dragged = false;
+    window.removeEventListener("click", swallow, { capture: true });
+  }, 0);
   const over = dropTarget(e);
   if (!over) return;
   const g = d.g;
@@ -163,12 +170,18 @@ function endDrag(e) {
     if (g.hasPrefix("discard")) g.discard(d.token);
     return;
   }
-  // Onto a meld: the dragged card joins whatever is picked, then all are staged there.
+  // Onto a meld: the dragged card joins whatever is picked, then all are staged there.  If
+  // they do not go there, the card picked for the drag goes back (the others stay picked).
+  let pickedNow = false;
   if (!(g.picked[d.token] > 0 && d.card.classList.contains("picked"))) {
     const error = g.pick(d.token);
     if (error) { g.hooks.say(error); g.hooks.render(); return; }
+    pickedNow = true;
   }
-  playOnMeld(g, over.classList.contains("meld") ? over : null);
+  if (!playOnMeld(g, over.classList.contains("meld") ? over : null) && pickedNow) {
+    g.unpick(d.token);
+    g.hooks.render();
+  }
 }
 
 function cancelDrag() {
