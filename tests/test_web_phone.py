@@ -259,3 +259,88 @@ def test_a_card_dragged_onto_a_meld_of_the_team_is_added_to_it(
     assert len(page.evaluate("window.handfoot.game.pickedTokens()")) == 1
     assert not errors, errors
     page.context.close()
+
+
+# ---------------------------------------------------------------------- a seat's facts
+def seen_taking(server: Server, table_id: str, seat: int, text: str) -> None:
+    """The whole table saw ``seat`` take these cards from the pile (they are in its hand)."""
+    def change(g: Any) -> None:
+        for kind in parse_cards(text):
+            g.stock.remove(kind)
+            g.hands[seat][kind] += 1
+            g.hand_n[seat] += 1
+            g.known[seat][kind] += 1
+
+    on_table(server, table_id, change)
+
+
+def seat_panel(page: Page, seat: int) -> dict[str, Any]:
+    found: dict[str, Any] = page.evaluate("""(seat) => {
+        const li = document.querySelector(`#play-area li.seat[data-seat="${seat}"]`);
+        const facts = li.querySelector('.seat-facts');
+        const more = li.querySelector('.seat-more');
+        const box = more && more.getBoundingClientRect();
+        return {expanded: li.querySelector('button.seat-tile').getAttribute('aria-expanded'),
+                cut: facts.scrollHeight > facts.clientHeight + 1,
+                facts: [...facts.querySelectorAll('.fact')].map(f => f.textContent),
+                shown: more ? [...more.querySelectorAll('li')].map(f => f.textContent) : [],
+                head: more ? more.querySelector('p').textContent : null,
+                inside: !box || (box.left >= 0 && box.right <= innerWidth && box.top >= 0
+                                 && box.bottom <= innerHeight),
+                whole: !more || more.scrollHeight <= more.clientHeight + 1};
+    }""", seat)
+    return found
+
+
+@pytest.mark.parametrize("viewport", ["small-phone", "phone"])
+def test_a_tap_on_a_seat_shows_every_fact_of_it(
+        server: Server, browser: Browser, monkeypatch: pytest.MonkeyPatch,
+        viewport: str) -> None:
+    pin_deal(monkeypatch, 20261207)
+    page, table = bot_table(browser, server, VIEWPORTS[viewport], preset="hand-knee-foot",
+                            players=6, has_touch=True, is_mobile=True, bypass_csp=True)
+    errors = watch_errors(page)
+    wait_my_draw(page)
+    seen_taking(server, table, 1, "K K 9 Q 7 7")
+    page.wait_for_function("() => window.handfoot.game.view.seats[1].known.length > 0")
+    settle(page)
+    before = seat_panel(page, 1)
+    assert before["cut"], "the tile shows all its facts: nothing to test"
+    assert before["expanded"] == "false" and before["shown"] == []
+    tile = page.locator("#play-area li.seat[data-seat='1'] button.seat-tile")
+    tile.tap()
+    opened = seat_panel(page, 1)
+    assert opened["expanded"] == "true"
+    assert opened["shown"] == before["facts"], opened
+    assert any("holds from the pile: 7 ×2, 9, Q, K ×2" in f for f in opened["shown"]), opened
+    assert opened["inside"] and opened["whole"], opened
+    name = page.evaluate("window.handfoot.game.table.seats[1].name")
+    assert opened["head"] is not None and opened["head"].startswith(name)
+    shot(page, f"phone-{viewport}-seat-open")
+    # The tile is a button that says it is expanded, and the page has no serious violation.
+    from test_web import axe
+
+    serious = [v for v in axe(page) if v["impact"] in ("serious", "critical")]
+    assert not serious, serious
+    # It stays open while the table is drawn again (a move, a message).
+    page.evaluate("window.handfoot.game.hooks.render()")
+    assert seat_panel(page, 1)["expanded"] == "true"
+    # A second tap closes it; a tap elsewhere closes it and does what it does there; Esc
+    # closes it and leaves the picked cards picked.
+    tile.tap()
+    assert seat_panel(page, 1)["shown"] == []
+    tile.tap()
+    page.locator(f"{HAND}[aria-pressed='false']").first.tap()
+    assert seat_panel(page, 1)["shown"] == []
+    assert len(page.evaluate("window.handfoot.game.pickedTokens()")) == 1
+    tile.tap()
+    assert seat_panel(page, 1)["expanded"] == "true"
+    page.keyboard.press("Escape")
+    assert seat_panel(page, 1)["shown"] == []
+    assert len(page.evaluate("window.handfoot.game.pickedTokens()")) == 1
+    # Another seat's tile opens its own panel, one at a time.
+    tile.tap()
+    page.locator("#play-area li.seat[data-seat='2'] button.seat-tile").tap()
+    assert seat_panel(page, 1)["shown"] == [] and seat_panel(page, 2)["shown"]
+    assert not errors, errors
+    page.context.close()

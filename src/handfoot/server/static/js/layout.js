@@ -92,6 +92,46 @@ export function installTable(root, getGame) {
     else if (onMeld) playOnMeld(g, e.target.closest(".meld"));
   });
   root.addEventListener("pointerdown", (e) => startDrag(e, getGame()));
+  // A seat's panel closes with a tap anywhere else (which still does what it does) or Esc
+  // (before Esc clears the picked cards).
+  document.addEventListener("click", (e) => {
+    if (openSeat !== null && !e.target.closest("li.seat")) closeSeat(getGame());
+  }, true);
+  window.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || document.querySelector("dialog[open]")) return;
+    if (closeSeat(getGame())) { e.preventDefault(); e.stopPropagation(); }
+  }, true);
+}
+
+// ---------------------------------------------------------------------- a seat's facts
+// A seat tile shows two lines of facts on a phone (more in its tooltip for a mouse); a tap on
+// the tile opens them all in a small panel under it.  One at a time, kept across redraws.
+let openSeat = null;
+
+export function seatOpen(seat) {
+  return openSeat === seat;
+}
+
+export function toggleSeat(seat, g) {
+  openSeat = openSeat === seat ? null : seat;
+  g.hooks.render();
+}
+
+// The open seat's panel is wider than a phone's tile: kept within the screen's width.
+export function placeSeatPanel(root) {
+  const more = root.querySelector(".seat-more");
+  if (!more) return;
+  const box = more.getBoundingClientRect();
+  const room = document.documentElement.clientWidth - 6;
+  if (box.right > room) more.style.left = `${more.offsetLeft - (box.right - room)}px`;
+  else if (box.left < 6) more.style.left = `${more.offsetLeft + (6 - box.left)}px`;
+}
+
+function closeSeat(g) {
+  if (openSeat === null) return false;
+  openSeat = null;
+  if (g && g.hooks) g.hooks.render();
+  return true;
 }
 
 function playOnPile(g) {

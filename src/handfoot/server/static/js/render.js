@@ -10,7 +10,7 @@ import { Game } from "./game.js";
 import * as coach from "./coach.js";
 import { holdText, sinceTable } from "./countdown.js";
 import { paceWords, turnWords } from "./pace.js";
-import { fitHand, installTable, needsStacks } from "./layout.js";
+import { fitHand, installTable, needsStacks, placeSeatPanel, seatOpen, toggleSeat } from "./layout.js";
 import { noticeChanges } from "./anim.js";
 
 export const PHASE_WORDS = {
@@ -172,19 +172,32 @@ function seatItem(g, seat) {
     // countdown.js redraws the seconds every second (data-hold-seat).
     badges.push(h("span", { class: "badge away", dataset: { holdSeat: String(seat) } }, holdText(t)));
   }
+  // The tile is a button: a tap (or Enter) opens a small panel under it with everything the
+  // tile may have cut short (the whole name, every fact), as a tooltip does for a mouse.
+  const open = seatOpen(seat);
+  const full = facts.map((f) => f.textContent);
   return h("li", {
-    title: facts.map((f) => f.textContent).join(" · "),
-    class: "seat" + (turn ? " turn" : "") + (seat === g.seat ? " me" : "")
+    class: "seat" + (turn ? " turn" : "") + (seat === g.seat ? " me" : "") + (open ? " open" : "")
       + ` team-${g.team(seat)}` + (g.seat !== null && g.team(seat) === g.team(g.seat) ? " ours" : ""),
     dataset: { seat: String(seat) },
   },
-  h("p", { class: "seat-name" },
+  h("button", {
+    type: "button", class: "seat-tile", title: full.join(" · "),
+    "aria-expanded": open ? "true" : "false", "aria-controls": open ? `seat-more-${seat}` : null,
+    dataset: { fid: `seat-${seat}` },
+    onclick: () => toggleSeat(seat, g),
+  },
+  h("span", { class: "seat-name" },
     turn ? h("span", { class: "marker", "aria-hidden": "true" }, "▶ ") : null,
     h("strong", {}, seatLabel(g, seat)),
     h("span", { class: "team" }, ` · ${teamLetter(g.team(seat))}`),
     turn ? h("span", { class: "sr-only" }, " (to play)") : null,
     badges),
-  h("p", { class: "seat-facts" }, facts));
+  h("span", { class: "seat-facts" }, facts)),
+  open ? h("div", { class: "seat-more", id: `seat-more-${seat}` },
+    h("p", {}, h("strong", {}, seatLabel(g, seat)), ` · team ${teamLetter(g.team(seat))}`,
+      t.occupant === "bot" ? " · bot" : ""),
+    h("ul", {}, full.map((text) => h("li", {}, text)))) : null);
 }
 
 function seatsPanel(g) {
@@ -581,6 +594,7 @@ export function renderGame(root, g, settings, handlers) {
     cards = main.querySelector(".hand-cards");
   }
   if (cards) fitHand(cards);
+  placeSeatPanel(main);
   noticeChanges(main, g);
   renderLog(g);
   handlers.renderChat(byId("chat"));
