@@ -64,12 +64,13 @@ def game(
 
 def examples(n: int, fast: int | None = None) -> int:
     """How many examples a property test draws: all ``n`` where the whole suite runs
-    (scripts/test-all sets HANDFOOT_TESTS=full, as CI does), a quarter in a development run,
-    or at most ``fast`` there for a test whose examples play whole rounds twice over."""
+    (scripts/test-all sets HANDFOOT_TESTS=full, as CI does), an eighth (four at least) in a
+    development run, or at most ``fast`` there for a test whose examples play whole rounds
+    twice over."""
     if os.environ.get("HANDFOOT_TESTS") == "full":
         return n
-    quarter = max(5, n // 4)
-    return quarter if fast is None else min(quarter, fast)
+    eighth = max(4, n // 8)
+    return eighth if fast is None else min(eighth, fast)
 
 
 def act(text: str) -> Action:

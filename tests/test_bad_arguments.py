@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -196,7 +197,20 @@ def _argv(line: str, files: dict[str, str]) -> list[str]:
     return [part.format(**files) for part in shlex.split(text)]
 
 
-@pytest.mark.parametrize("line", _cases())
+def _first_of_each_command_fast() -> list[Any]:
+    """The cases, the first of each command (of each ``score`` subcommand) in a development
+    run and all of them in the full run."""
+    seen: set[tuple[str, ...]] = set()
+    out: list[Any] = []
+    for line in _cases():
+        words = line.split()
+        key = tuple(words[:2]) if words[0] == "score" else (words[0],)
+        out.append(line if key not in seen else pytest.param(line, marks=pytest.mark.slow))
+        seen.add(key)
+    return out
+
+
+@pytest.mark.parametrize("line", _first_of_each_command_fast())
 def test_bad_arguments_get_one_error_line_and_exit_2(
         line: str, files: dict[str, str], capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -28,7 +28,9 @@ class Checked:
         return action
 
 
-@pytest.mark.parametrize("name", PRESET_NAMES)
+# A development run plays the first preset at every player count; the full run all of them.
+@pytest.mark.parametrize("name", [PRESET_NAMES[0], *(pytest.param(n, marks=pytest.mark.slow)
+                                                     for n in PRESET_NAMES[1:])])
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 @pytest.mark.parametrize("bot", ["basic", "heuristic"])
 def test_bots_play_a_round_under_every_preset_and_player_count(

@@ -11,16 +11,18 @@ import pytest
 from handfoot.actions import Add, LayDown, Start, parse_action
 from handfoot.bots.base import ask
 from handfoot.bots.heuristic import HeuristicBot
-from handfoot.bots.hint import hint
+from handfoot.bots.hint import hint, hint_words, hinter
+from handfoot.bots.levels import NetworkRanker
 from handfoot.engine import Game
 from handfoot.presets import preset
 from handfoot.state import Phase
 
 
-def _positions(rules_name: str, wanted: int, seed: int) -> tuple[list[Game], list[Game]]:
+def _positions(rules_name: str, wanted: int, seed: int,
+               players: int | None = None) -> tuple[list[Game], list[Game]]:
     """Seeded positions where a seat is to meld, ``wanted`` with its team not yet opened and
     ``wanted`` opened, taken from games the heuristic bot plays."""
-    rules = preset(rules_name)
+    rules = preset(rules_name, players)
     rng = random.Random(seed)
     bots = [HeuristicBot(seed=s) for s in range(rules.players)]
     before: list[Game] = []
@@ -59,6 +61,8 @@ def _check(games: list[Game]) -> int:
 
 
 def test_hints_are_accepted_before_and_after_the_opening() -> None:
+    # hand-and-foot with four players has a shipped model: the hints are the strong bot's.
+    assert isinstance(hinter(preset("hand-and-foot"))[0], NetworkRanker)
     before, after = _positions("hand-and-foot", 200, seed=1)
     # Some hints before the opening are whole openings, not only draws and discards.
     assert _check(before) > 0
@@ -72,6 +76,24 @@ def test_hints_are_accepted_under_every_preset(rules_name: str) -> None:
     before, after = _positions(rules_name, 500, seed=7)
     _check(before)
     _check(after)
+
+
+@pytest.mark.parametrize(("rules_name", "players", "by"), [
+    ("hand-knee-foot", 4, "strong"), ("hand-and-foot", 6, "strong"),
+    ("hand-and-foot", 2, "heuristic")])
+def test_hints_come_from_the_strongest_bot_the_table_allows(rules_name: str, players: int,
+                                                          by: str) -> None:
+    """The network where a model fits the table (the knee game, six players), the heuristic
+    where none does (two players); accepted either way, and the words name the bot."""
+    rules = preset(rules_name, players)
+    assert hinter(rules)[1] == by
+    before, after = _positions(rules_name, 60, seed=11, players=players)
+    _check(before)
+    _check(after)
+    g = after[0]
+    best, text = hint_words(g, g.actor)
+    assert best is not None and text == f"the {by} bot would {best.text}"
+    assert hint_words(g, (g.actor + 1) % players) == (None, "nothing to do: it is not your move")
 
 
 def test_nothing_to_hint_when_it_is_not_the_seats_move() -> None:

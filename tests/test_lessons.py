@@ -23,6 +23,21 @@ from server_helpers import Server, running_server
 CASES = [(name, lesson.id) for name in PRESET_NAMES for lesson in L.LESSONS
          if lesson.applies(preset(name))]
 
+
+def _each_lesson_once_fast() -> list[Any]:
+    """CASES, each lesson under the first preset that has it in a development run and under
+    every preset in the full run."""
+    seen: set[str] = set()
+    out: list[Any] = []
+    for name, lesson_id in CASES:
+        out.append((name, lesson_id) if lesson_id not in seen
+                   else pytest.param(name, lesson_id, marks=pytest.mark.slow))
+        seen.add(lesson_id)
+    return out
+
+
+LESSON_CASES = _each_lesson_once_fast()
+
 # A wrong move for each lesson (after the steps before it) and the clause that refuses it.
 MISTAKES: dict[str, tuple[list[str], str, str]] = {
     "draw-discard": ([], "discard B3", "3.5"),  # draw before you discard
@@ -50,7 +65,7 @@ def test_every_preset_has_ten_lessons_or_more_and_the_knee_only_in_knee_games() 
     assert set(MISTAKES) == {lesson.id for lesson in L.LESSONS}
 
 
-@pytest.mark.parametrize(("name", "lesson_id"), CASES)
+@pytest.mark.parametrize(("name", "lesson_id"), LESSON_CASES)
 def test_the_known_solution_reaches_the_goal(name: str, lesson_id: str) -> None:
     lesson = L.BY_ID[lesson_id]
     steps = lesson.solution(preset(name))
@@ -65,7 +80,7 @@ def test_the_known_solution_reaches_the_goal(name: str, lesson_id: str) -> None:
     assert start["view"]["seat"] == 0 and start["view"]["actor"] == 0
 
 
-@pytest.mark.parametrize(("name", "lesson_id"), CASES)
+@pytest.mark.parametrize(("name", "lesson_id"), LESSON_CASES)
 def test_every_position_and_solution_is_a_scenario_record_replay_accepts(
         name: str, lesson_id: str) -> None:
     # A lesson is a scenario record (docs/RECORD-FORMAT.md): its deal, the prelude and the
@@ -83,7 +98,7 @@ def test_every_position_and_solution_is_a_scenario_record_replay_accepts(
     assert view(result.game, 0) == view(game, 0)
 
 
-@pytest.mark.parametrize(("name", "lesson_id"), CASES)
+@pytest.mark.parametrize(("name", "lesson_id"), LESSON_CASES)
 def test_a_wrong_move_is_refused_naming_its_clause(name: str, lesson_id: str) -> None:
     before, wrong, clause = MISTAKES[lesson_id]
     out = L.play(lesson_id, name, [*before, wrong])

@@ -47,7 +47,9 @@ def test_a_table_without_a_model_is_said_in_one_line() -> None:
     assert note is not None and "no trained model" in note and "\n" not in note
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
+# Every level and preset at two players in a development run; four and six in the full run.
+@pytest.mark.parametrize("players", [2, pytest.param(4, marks=pytest.mark.slow),
+                                     pytest.param(6, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("level", FAST_LEVELS)
 def test_every_level_starts_every_preset(level: str, players: int) -> None:
     for name in PRESET_NAMES:
@@ -77,3 +79,63 @@ def test_strong_and_expert_travel_without_their_network() -> None:
         assert size < 50_000, size
         copy = pickle.loads(pickle.dumps(bot))
         assert ask(copy, game) in game.legal_actions()
+
+
+# ====================================================================== where people meet them
+def test_play_now_seats_the_strongest_level_measured_to_fit() -> None:
+    from handfoot.bots.levels import (
+        DECISION_P99_MS,
+        PLAY_NOW_MS,
+        model_for,
+        play_now_level,
+        table_kind,
+    )
+
+    for kind, figures in DECISION_P99_MS.items():
+        name, _, players = kind.partition("/")
+        rules = preset(name, int(players[:-1]))
+        assert table_kind(rules) == kind
+        level = play_now_level(rules)
+        make_bot(level)  # a level a table may seat
+        assert level == "casual" or figures[level] <= PLAY_NOW_MS
+        # A network level only where a model fits the table (the 2-player table has none).
+        if model_for(rules) is None:
+            assert level == "casual"
+        # Nothing measured to fit is stronger than the pick.
+        fitting = [lv for lv, ms in figures.items() if ms <= PLAY_NOW_MS]
+        if model_for(rules) is not None:
+            assert all(list(LEVELS).index(lv.partition(":")[0])
+                       <= list(LEVELS).index(level.partition(":")[0]) for lv in fitting)
+    # The game's length is not the table's kind; house rules and unmeasured tables are.
+    rules = preset("hand-and-foot")
+    assert play_now_level(rules.replace(rounds=1)) == play_now_level(rules)
+    assert play_now_level(rules, 6) == play_now_level(preset("hand-and-foot", 6))
+    assert table_kind(rules.replace(pile_take="whole")) is None
+    assert play_now_level(rules.replace(pile_take="whole")) == "casual"
+    assert play_now_level(preset("hand-and-foot-classic")) == "casual"
+
+
+def test_the_network_ranks_what_strong_plays_first() -> None:
+    from handfoot.bots.levels import NetworkRanker, model_for, ranker
+    from handfoot.views import view
+
+    rules = preset("hand-and-foot").replace(rounds=1)
+    judge = ranker(rules)
+    assert isinstance(judge, NetworkRanker) and judge.name == "strong"
+    assert ranker(preset("hand-and-foot", 2)).name == "heuristic"  # no model for two
+    game = Game.new(rules, seed=5)
+    bots = [make_bot("casual", seed=s) for s in range(rules.players)]
+    strong = make_bot("strong")
+    checked = 0
+    while not game.over and checked < 150:
+        legal = game.legal_actions()
+        if len(legal) > 1:
+            scored = judge.scored(view(game, game.actor), legal)
+            assert sorted(a.text for a, _ in scored) == sorted(a.text for a in legal)
+            shares = [s for _, s in scored]
+            assert shares == sorted(shares, reverse=True)
+            assert abs(sum(shares) - 100.0) < 1e-3
+            assert scored[0][0] == strong.choose(view(game, game.actor), legal)
+            checked += 1
+        game.apply(ask(bots[game.actor], game))
+    assert checked > 100 and model_for(rules) is not None

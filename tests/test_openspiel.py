@@ -109,7 +109,8 @@ def test_ismcts_plays_a_whole_game_of_a_round() -> None:
 # OpenSpiel's own checks: returns are the sum of the rewards at every step, serialization,
 # observations, clones, legal actions.  A whole default game (four rounds, four players) takes
 # about a minute a simulation on a two-core machine, so the fast run plays short games.
-@pytest.mark.parametrize("name", ["python_handfoot", "python_handfoot_scores"])
+@pytest.mark.parametrize("name", ["python_handfoot",
+                                  pytest.param("python_handfoot_scores", marks=pytest.mark.slow)])
 def test_random_sim_test_on_short_games(name: str) -> None:
     game = pyspiel.load_game(name, {"players": 4, "rounds": 2, "turn_cap": 10})
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)

@@ -37,7 +37,8 @@ def test_the_oracle_will_not_guess_without_the_game() -> None:
         bot.choose(view(g, g.actor), legal)
 
 
-@pytest.mark.parametrize("name", ["hand-and-foot", "hand-knee-foot"])
+@pytest.mark.parametrize("name", ["hand-and-foot",
+                                  pytest.param("hand-knee-foot", marks=pytest.mark.slow)])
 def test_the_oracle_plays_a_round_legally(name: str) -> None:
     rules = preset(name)
     g = Game.new(rules, seed=4)

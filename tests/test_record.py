@@ -29,6 +29,7 @@ from handfoot.record import (
 )
 from handfoot.scoring import RoundResult
 from handfoot.views import view
+from scenario import examples
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 HKF_12245 = EXAMPLES / "hkf-worked-round-12245.json"
@@ -406,7 +407,7 @@ def test_seeded_game_from_a_later_round_round_trips() -> None:
     assert record_to_json(outcome.record) == text
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     name=st.sampled_from(PRESET_NAMES),
     players=st.integers(min_value=2, max_value=6),

@@ -16,6 +16,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from handfoot.server.protocol import MESSAGE_TYPES
 from handfoot.views import view
+from scenario import examples
 from server_helpers import Server, running_server
 
 ANSWERS = {"error", "refused", "update", "table", "state", "catch_up", "chat", "hint", "pong",
@@ -129,7 +130,7 @@ def _prepare(frame: tuple[str, Any], version: int) -> str | bytes:
     return out
 
 
-@settings(max_examples=120, deadline=None,
+@settings(max_examples=examples(120), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(batch=st.lists(frames, min_size=1, max_size=4))
 def test_any_frame_is_answered_and_never_disturbs_the_table(fuzzer: Fuzzer,

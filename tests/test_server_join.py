@@ -99,7 +99,7 @@ def test_a_terminal_player_at_a_web_table(server: Server, tmp_path: Path) -> Non
                 term.type("discard XYZ")  # not an action: the server says why
                 term.until("error: ")
                 term.type("hint")
-                term.until("hint: the heuristic bot would")
+                term.until("hint: the strong bot would")  # a model fits the table
                 term.type("say hello <all>")
                 term.until("Tess says: hello <all>")
             action = choose(line)

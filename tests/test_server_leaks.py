@@ -174,7 +174,8 @@ def run_and_check(server: Server | ServerProcess, rules: dict[str, Any]) -> int:
     return check(received, states, names)
 
 
-@pytest.mark.parametrize(("preset", "players"), [("hand-and-foot", 4), ("hand-knee-foot", 3)])
+@pytest.mark.parametrize(("preset", "players"), [
+    ("hand-and-foot", 4), pytest.param("hand-knee-foot", 3, marks=pytest.mark.slow)])
 def test_nothing_hidden_reaches_a_seat_or_a_spectator(server: Server, preset: str,
                                                       players: int) -> None:
     checked = run_and_check(server, {"preset": preset, "players": players,

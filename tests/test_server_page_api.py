@@ -165,3 +165,45 @@ def test_the_pages_close_codes_are_the_servers() -> None:
     for name, code in named.items():
         assert getattr(protocol, name) == int(code), name
     assert not re.search(r"e\.code === \d", js), "a close code written as a bare number"
+
+
+def test_play_now_seats_the_level_measured_for_the_rules(tmp_path: object) -> None:
+    """``bots: "play-now"`` (the home page's Play now): every seat at ``play_now_level`` of
+    the table's rules; the strongest level measured to fit 100 ms at the 99th percentile."""
+    from pathlib import Path
+
+    from handfoot.bots.levels import play_now_level
+    from handfoot.server import protocol as p
+    from handfoot.server.app import Hall
+    from handfoot.server.drivers import BotRunner
+    from handfoot.server.storage import Storage
+
+    async def go() -> dict[str, list[str]]:
+        storage = await Storage.open(str(Path(str(tmp_path)) / "tables.sqlite3"))
+        hall = Hall(storage, BotRunner(workers=0))
+        seated: dict[str, list[str]] = {}
+        try:
+            for name, players, house in (("hand-and-foot", None, {}),
+                                         ("hand-knee-foot", None, {"rounds": 1}),
+                                         ("hand-and-foot", 2, {}),
+                                         ("hand-and-foot", None, {"pile_take": "whole"})):
+                rules: dict[str, object] = {"preset": name, "set": house}
+                if players:
+                    rules["players"] = players
+                made = await hall.create(p.CreateTable.model_validate(
+                    {"rules": rules, "bots": "play-now"}), "http://host")
+                stored = await storage.load(made["table"])
+                assert stored is not None
+                seated[f"{name}/{players or 4}/{sorted(house)}"] = [
+                    s.bot for s in stored.seats]
+        finally:
+            await hall.close()
+        return seated
+
+    seated = asyncio.run(go())
+    want = play_now_level(preset("hand-and-foot"))
+    assert want.startswith(("expert", "strong"))  # a model fits hand-and-foot for four
+    assert seated["hand-and-foot/4/[]"] == [want] * 4
+    assert seated["hand-knee-foot/4/['rounds']"] == [play_now_level(preset("hand-knee-foot"))] * 4
+    assert seated["hand-and-foot/2/[]"] == ["casual"] * 2  # no model for two players
+    assert seated["hand-and-foot/4/['pile_take']"] == ["casual"] * 4  # house rules: unmeasured

@@ -21,8 +21,8 @@ import pytest
 from PIL import Image
 
 from handfoot.actions import parse_action
+from handfoot.bots import make_bot
 from handfoot.bots.basic import BasicBot
-from handfoot.bots.heuristic import HeuristicBot
 from handfoot.cards import format_counts
 from handfoot.record import load_record
 from handfoot.server.client import TableClient
@@ -161,7 +161,9 @@ def test_the_review_of_a_seat(server: Server, finished: dict[str, Any]) -> None:
     table = finished["table"]
     status, data = get(server, f"/api/tables/{table}/review?game=1&seat=0")
     assert status == 200, data
-    assert data["reviewer"] == "heuristic" and data["seat"] == 0
+    # hand-and-foot with four players has a shipped model: the strong bot reviews.
+    assert data["reviewer"] == "strong" and data["seat"] == 0
+    assert data["compared_with"] == "compared with the strong bot"
     diffs = [d for d in data["decisions"] if d["differs"]]
     assert diffs and data["differences"] == len(diffs)
     assert 1 <= len(data["biggest"]) <= 3
@@ -170,7 +172,8 @@ def test_the_review_of_a_seat(server: Server, finished: dict[str, Any]) -> None:
     assert biggest == sorted(biggest, reverse=True)
     assert biggest[0] == max(gaps.values())
     for d in diffs:
-        assert d["says"] and "\n" not in d["says"] and d["why"].startswith("the heuristic bot")
+        assert d["says"] and "\n" not in d["says"] and d["why"].startswith("the strong bot")
+        assert 0 < d["gap"] <= 100  # percentage points of the policy's weight
     # The reviewer chose from the seat's view and the legal list only: the same bot given
     # the engine's view of that position chooses the same.
     record = load_record(finished["record"])
@@ -182,7 +185,7 @@ def test_the_review_of_a_seat(server: Server, finished: dict[str, Any]) -> None:
             step += 1
             if step in by_step:
                 legal = game.legal_actions()
-                assert HeuristicBot(seed=0).choose(view(game, 0), legal).text == \
+                assert make_bot("strong").choose(view(game, 0), legal).text == \
                     by_step[step]["best"]
             game.apply(action, actor)
 
@@ -291,3 +294,32 @@ def test_the_manifest_the_icons_and_the_worker(server: Server) -> None:
     for path in ("/", "/replay"):
         with urllib.request.urlopen(server.base + path, timeout=10) as reply:
             assert "/static/js/pwa.js" in reply.read().decode()
+
+
+# ====================================================================== the reviewer
+@pytest.mark.parametrize(("players", "by", "unit"), [(4, "strong", "%"), (2, "heuristic", "")])
+def test_the_review_names_the_strongest_bot_the_table_allows(players: int, by: str,
+                                                             unit: str) -> None:
+    """The network where a model fits the game's table, the heuristic where none does (two
+    players); either way the three biggest differences come first, biggest first."""
+    from handfoot.bots.base import play
+    from handfoot.engine import Game
+    from handfoot.presets import preset
+    from handfoot.record import Record, replay
+    from handfoot.server.review import review
+
+    rules = preset("hand-and-foot", players).replace(rounds=1)
+    game = Game.new(rules, seed=4, history=True)
+    play(game, [make_bot("beginner" if s == 0 else "casual", seed=s)
+                for s in range(players)])
+    record = Record.from_game(game, [f"Seat {s}" for s in range(players)])
+    data = review(record, replay(record), 0)
+    assert data["reviewer"] == by and data["compared_with"] == f"compared with the {by} bot"
+    diffs = {d["step"]: d for d in data["decisions"] if d["differs"]}
+    assert diffs and data["differences"] == len(diffs) and len(data["biggest"]) == 3
+    gaps = [diffs[s]["gap"] for s in data["biggest"]]
+    assert gaps == sorted(gaps, reverse=True) and gaps[0] == max(d["gap"] for d in
+                                                                 diffs.values())
+    for d in diffs.values():
+        assert d["why"].startswith(f"the {by} bot ") and ("%" in d["why"]) == (unit == "%")
+        assert d["says"] and "\n" not in d["says"]

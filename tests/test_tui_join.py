@@ -160,7 +160,7 @@ def test_the_screen_plays_a_web_table_through_the_seam(server: Server) -> None:
         assert "Your turn" in screen_text(app)
         # A hint is the server's answer.
         await press(pilot, "h")
-        await until(pilot, lambda: "the heuristic bot would" in screen_text(app),
+        await until(pilot, lambda: "the strong bot would" in screen_text(app),
                     lambda: screen_text(app))
         await my_move(pilot, app, table, bot, lambda: Draw())
         assert any(line.startswith("You draw ") and "cards" not in line

@@ -110,7 +110,7 @@ def test_a_whole_round_by_clicks_with_three_bots(server: Server, browser: Browse
             shot(page, "desktop-table-top")
         if not seen["hint"] and page.locator("#act-hint:not([disabled])").count():
             page.click("#act-hint")
-            page.wait_for_function("() => /Hint: the heuristic bot would/"
+            page.wait_for_function("() => /Hint: the strong bot would/"
                                    ".test(document.getElementById('message').textContent)")
             seen["hint"] = True
 

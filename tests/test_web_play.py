@@ -16,6 +16,7 @@ playwright = pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import Browser, Page  # noqa: E402
 
+from handfoot.bots.levels import play_now_level  # noqa: E402
 from server_helpers import Server  # noqa: E402
 from web_helpers import (  # noqa: E402
     DESKTOP,
@@ -64,6 +65,9 @@ def test_play_now_seats_you_with_bots_and_starts(server: Server, browser: Browse
     assert [s.person for s in table.seats] == [True] + [False] * (len(table.seats) - 1)
     assert table.seats[0].name == "Player"
     assert table.rules.name == "hand-and-foot"
+    # The bots play the level measured to fit 100 ms at these rules (docs/BOTS.md).
+    assert [s.level for s in table.seats[1:]] == [play_now_level(table.rules)] * 3
+    assert play_now_level(table.rules).startswith("expert")
     # The coaching table: a hint button, and a hint is a whole step that plays.
     state = wait_my_turn_or_dialog(page, None)
     page.click("#act-hint")

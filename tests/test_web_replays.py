@@ -160,8 +160,10 @@ def test_the_reviews_differences(server: Server, browser: Browser, table: str) -
         here = page.locator("#here .rp-decision.differs")
         expect(here).to_be_visible()
         expect(here).to_contain_text("Ann played:")
-        expect(here).to_contain_text("The heuristic bot:")
-        expect(here.locator(".rp-why")).to_contain_text("rates it")
+        expect(here).to_contain_text("The strong bot:")  # a model fits the table
+        expect(here.locator(".rp-why")).to_contain_text("of its weight")
+        expect(page.locator("#review-body .rp-fact").first).to_contain_text(
+            "Compared with the strong bot")
         step = int(biggest.first.locator("button").get_attribute("data-step") or "0")
         wait_step(page, step)
         if viewport is PHONE:  # the table comes first there; the review is below it

@@ -1,5 +1,11 @@
-"""Hints for people: what the heuristic bot would do in their place (the terminal game's ``h``
-and the web table's ``hint``).
+"""Hints for people: what the strongest bot the table allows would do in their place (the
+terminal game's ``h`` and the web table's ``hint``).
+
+The bot is ``levels.ranker(rules)``: the shipped network (the ``strong`` level's policy, one
+forward pass a step) where a model fits the table, else the heuristic (``casual``).  Both rank
+every legal action, which a hint needs: its best step that is not a meld when the lay-down
+falls short.  ``expert`` is not asked: its search takes a tenth of a second or more a
+decision, and it ranks whole-turn plans, not the legal actions.
 
 A hint is a whole step the engine accepts as it stands.  The bot melds one atomic step at a
 time, and before the team's opening a single step rarely reaches the round's minimum (6.1): a
@@ -12,26 +18,46 @@ discard, a retract.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 from ..actions import Action, Add, LayDown, Part, Start
 from ..cards import JOKER, TWO
 from ..engine import Game
-from ..views import view
-from .heuristic import HeuristicBot
+from ..rules import Rules
+from ..views import SeatView, view
+from .levels import ranker
 
 # A turn melds at most every card in hand; the cap only guards against a bot that never stops.
 _MOST_STEPS = 200
 
 
-def hint(game: Game, seat: int) -> Action | None:
-    """The step the heuristic bot would take for ``seat`` now, whole; None when the seat has
-    nothing to do.  The engine accepts it: ``game.refusal(hint(game, seat), seat) is None``."""
+class Ranker(Protocol):
+    name: str
+
+    def rank(self, view: SeatView, legal: Sequence[Action]) -> list[Action]:
+        """The legal actions, best first."""
+        ...
+
+
+def hinter(rules: Rules) -> tuple[Ranker, str]:
+    """The bot that hints at this table, and its name in the hint's words."""
+    bot = ranker(rules)
+    return bot, bot.name
+
+
+def hint(game: Game, seat: int, bot: Ranker | None = None) -> Action | None:
+    """The step the table's hinting bot (``hinter``) would take for ``seat`` now, whole; None
+    when the seat has nothing to do.  The engine accepts it:
+    ``game.refusal(hint(game, seat), seat) is None``."""
     if game.over or game.actor != seat:
         return None
     legal = game.legal_actions()
     if not legal:
         return None
-    # A fresh bot each time: a hint depends only on the position, never on earlier hints.
-    bot = HeuristicBot(seed=0)
+    # A fresh bot each time (or one that keeps no state): a hint depends only on the
+    # position, never on earlier hints.
+    bot = bot or hinter(game.rules)[0]
     ranked = bot.rank(view(game, seat), legal)
     best = ranked[0]
     if not isinstance(best, (Start, Add)):
@@ -47,7 +73,16 @@ def hint(game: Game, seat: int) -> Action | None:
     return best  # only meld steps are legal (and the engine stages them one by one)
 
 
-def _lay_down(game: Game, seat: int, bot: HeuristicBot, first: Start | Add) -> LayDown | None:
+def hint_words(game: Game, seat: int) -> tuple[Action | None, str]:
+    """The hint and its words as a person reads them: ``the strong bot would lay K K K``."""
+    bot, name = hinter(game.rules)
+    best = hint(game, seat, bot)
+    if best is None:
+        return None, "nothing to do: it is not your move"
+    return best, f"the {name} bot would {best.text}"
+
+
+def _lay_down(game: Game, seat: int, bot: Ranker, first: Start | Add) -> LayDown | None:
     """The bot's meld steps of this turn, starting with ``first``, as one lay-down.  They stop
     at the first step that is not a meld, and where a step picks up the next packet: the bot
     would then choose by cards the person has not seen yet."""

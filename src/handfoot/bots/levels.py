@@ -12,6 +12,11 @@ the level's strength class rather than an error in the middle of a game: ``stron
 own time budget.  ``fallback_note`` says so in one line, and docs/BOTS.md lists the tables
 that have models.  ``strong:path=FILE`` / ``expert:path=FILE`` name a model explicitly: that
 one is never replaced, and a table it was not made for is refused as the policy bot refuses.
+
+Where people meet the levels: ``play_now_level`` names the level a Play-now table seats (the
+strongest whose decisions were measured to fit ``PLAY_NOW_MS`` at the 99th percentile on one
+core, from ``DECISION_P99_MS``), and ``ranker`` the bot that ranks every legal action for a hint
+and a replay's review (the network where one fits the table, else the heuristic).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from ..views import SeatView, view
 from . import network
 from .base import BotError
 from .evaluate import value as linear_value
+from .heuristic import HeuristicBot
 from .plans import Plan, act, candidates
 from .policy import PolicyBot
 from .search import SearchBot
@@ -138,6 +144,145 @@ class _Network:
             return legal[0]
         chosen = int(self.model.choose(encode(view), indices))
         return ATOMIC_ACTIONS[chosen] if chosen in indices else legal[0]
+
+
+class NetworkRanker:
+    """Every legal action ranked by the shipped network (``strong``'s policy): its first is
+    what ``strong`` plays.  ``scored`` gives each action's share of the policy's weight among
+    the legal ones (a softmax of their logits), in percent; an action the model does not know
+    gets none and keeps the engine's order after the others.  It keeps no state, so a hint or a
+    review depends only on the position."""
+
+    name = "strong"
+    unit = "%"  # what ``scored`` gives: shares of the policy's weight, in percent
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    def scored(self, view: SeatView, legal: Sequence[Action]) -> list[tuple[Action, float]]:
+        import numpy as np
+
+        from ..actions import ACTION_INDEX
+        from .observation import encode
+
+        index = [ACTION_INDEX[a] for a in legal]
+        known = [i for i, k in enumerate(index) if k < self.model.actions]
+        unknown = set(range(len(legal))) - set(known)
+        shares = [0.0] * len(legal)
+        if known:
+            rows = np.asarray([index[i] for i in known], dtype=np.intp)
+            logits = self.model.out_w[rows] @ self.model.features(encode(view)) + \
+                self.model.out_b[rows]
+            weights = np.exp(logits - logits.max())
+            weights = weights / weights.sum() * 100.0
+            for i, w in zip(known, weights.tolist(), strict=True):
+                shares[i] = float(w)
+        order = sorted(range(len(legal)),
+                       key=lambda i: (i in unknown, -shares[i], i))
+        return [(legal[i], shares[i]) for i in order]
+
+    def rank(self, view: SeatView, legal: Sequence[Action]) -> list[Action]:
+        """The legal actions, best first."""
+        return [a for a, _ in self.scored(view, legal)]
+
+
+def ranker(rules: Rules) -> NetworkRanker | HeuristicBot:
+    """The strongest bot that ranks every legal action at this table: the network (``strong``)
+    where a shipped model fits it, else the heuristic (``casual``).  Hints and the replay's
+    review ask it; a fixed seed, so both are reproducible."""
+    model = model_for(rules)
+    return NetworkRanker(model) if model is not None else HeuristicBot(seed=0)
+
+
+# ------------------------------------------------------------------------------ Play now
+# A Play-now table seats the strongest level whose decisions take at most PLAY_NOW_MS at the
+# 99th percentile on one core (issue 28).  The figures: each level's decision time at the 99th
+# percentile, in CPU milliseconds of one process pinned to one core with NumPy on one thread, a
+# time budget counted in the same CPU time (what an idle core gives), over the decisions with
+# a choice of single rounds, the level in one team's seats and casual in the others; where a
+# level was measured on more than one seed, the largest:
+#
+#   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot/4 \
+#       hand-knee-foot/4 hand-and-foot/6 hand-and-foot/2 \
+#       --levels casual strong expert:ms=30 expert:ms=50 expert --rounds 6
+#   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot/4 \
+#       hand-knee-foot/4 hand-and-foot/6 --levels expert:ms=50 expert:ms=75 --rounds 8 --seed 100
+#   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot/4 \
+#       hand-knee-foot/4 hand-and-foot/6 --levels expert:ms=75 --rounds 8 --seed 200
+#
+# (docs/BOTS.md, "Which level plays where", has the whole table and the machine's load).  Run
+# them again, and write the figures here, when a bot or a shipped model changes.  The 2-player
+# table has no model: its strong and expert rows are their search fallbacks, measured but never
+# picked (a network level is picked only where a model fits the table: its one line promises
+# the network).  A table not listed (another preset or player count, or house rules) gets
+# casual: nothing slower was measured there.
+PLAY_NOW_MS = 100.0
+DECISION_P99_MS: dict[str, dict[str, float]] = {
+    "hand-and-foot/4p": {"casual": 0.10, "strong": 0.32, "expert:ms=30": 34.6,
+                         "expert:ms=50": 55.0, "expert:ms=75": 80.1, "expert": 104.9},
+    "hand-knee-foot/4p": {"casual": 0.21, "strong": 0.37, "expert:ms=30": 45.5,
+                          "expert:ms=50": 81.0, "expert:ms=75": 95.0, "expert": 131.8},
+    "hand-and-foot/6p": {"casual": 0.17, "strong": 0.31, "expert:ms=30": 36.5,
+                         "expert:ms=50": 55.9, "expert:ms=75": 81.5, "expert": 105.3},
+    "hand-and-foot/2p": {"casual": 0.07, "strong": 58.7, "expert:ms=30": 32.5,
+                         "expert:ms=50": 52.4, "expert": 102.1},
+}
+
+
+def table_kind(rules: Rules) -> str | None:
+    """``NAME/Np`` when the table is the preset ``NAME`` for N players in every setting but
+    its name and length (``rounds``, ``turn_cap``: "hand-knee-foot + house rules" with one
+    round is still the knee game), else None (other house rules, a rules file)."""
+    from ..presets import PRESET_NAMES, preset
+    from ..rules import RulesError
+
+    here = rules.to_mapping()
+    names = [rules.name] if rules.name in PRESET_NAMES else list(PRESET_NAMES)
+    for name in names:
+        try:
+            base = preset(name, rules.players).to_mapping()
+        except RulesError:
+            continue
+        if all(base.get(k) == here.get(k) for k in set(base) | set(here)
+               if k not in network.TOLERATED):
+            return f"{name}/{rules.players}p"
+    return None
+
+
+def _strength(level: str) -> tuple[int, float]:
+    """For ordering levels strongest first: the level's place in ``LEVELS``, then its time
+    budget (``expert`` at 100 ms above ``expert:ms=50``)."""
+    name, _, options = level.partition(":")
+    ms = 100.0 if name == "expert" else 0.0
+    for item in filter(None, options.split(",")):
+        key, _, value = item.partition("=")
+        if key == "ms":
+            ms = float(value)
+    return list(LEVELS).index(name), ms
+
+
+def play_now_level(rules: Rules, players: int | None = None) -> str:
+    """The level a Play-now table seats: the strongest measured at this table whose decision
+    time fits ``PLAY_NOW_MS`` at the 99th percentile (``DECISION_P99_MS``), a network level
+    only where a shipped model fits the table; ``casual`` where nothing was measured."""
+    if players is not None and players != rules.players:
+        # The same preset for that many players (a preset adjusts more than the count), or,
+        # for rules that are no preset, the rules with that count: not measured.
+        from ..presets import preset
+        from ..rules import RulesError
+
+        kind = table_kind(rules)
+        try:
+            rules = (preset(kind.partition("/")[0], players) if kind
+                     else rules.replace(players=players))
+        except RulesError:
+            return "casual"  # no such table
+    kind = table_kind(rules)
+    figures = DECISION_P99_MS.get(kind or "", {})
+    has_model = model_for(rules) is not None
+    fitting = [level for level, p99 in figures.items() if p99 <= PLAY_NOW_MS
+               and (has_model or level.partition(":")[0] not in ("strong", "expert"))]
+    return max(fitting, key=_strength, default="casual")
 
 
 class ExpertBot(SearchBot):

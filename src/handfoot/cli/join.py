@@ -31,7 +31,7 @@ HELP = """Type an action as the engine writes it, or a command:
   lay K K K, 7 7 2, wild: JK 2 2    (several melds and additions as one lay-down)
   ask | answer yes | answer no | retract
   undo        take back your last step this turn
-  hint        what the heuristic bot would do (if the table allows hints)
+  hint        what the strongest bot the table allows would do (if the table allows hints)
   say TEXT    a line to the table
   table       show the table again;  log: the last 30 lines of the log
   start       (host) start the game;  rematch: (host) a new game with the same seats

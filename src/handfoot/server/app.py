@@ -28,6 +28,7 @@ from starlette.websockets import WebSocket
 
 from handfoot import __version__
 from handfoot.bots import LEVELS
+from handfoot.bots.levels import play_now_level
 from handfoot.presets import PRESET_NAMES, house_rules, rules_from_text
 from handfoot.rules import Rules, RulesError
 
@@ -55,6 +56,7 @@ from .tokens import looks_like_host_token, new_host_token, new_table_id, token_h
 log = logging.getLogger("handfoot.server")
 
 IDLE_UNLOAD = 600.0  # seconds a table with nobody connected stays in memory
+PLAY_NOW = "play-now"  # as ``bots``: every seat at the level Play now seats for the rules
 
 
 class Hall:
@@ -97,7 +99,9 @@ class Hall:
 
     async def create(self, request: p.CreateTable, base_url: str) -> dict[str, Any]:
         rules = rules_of(request.rules)
-        levels = bot_levels(request.bots, rules.players)
+        # "play-now" (the home page's Play now): the level measured to fit a quick table.
+        bots = play_now_level(rules) if request.bots == PLAY_NOW else request.bots
+        levels = bot_levels(bots, rules.players)
         host = request.host_token or new_host_token()
         if not looks_like_host_token(host):
             raise p.ProtocolError("bad_token", "host_token: give back a host token this "

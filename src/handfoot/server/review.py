@@ -2,13 +2,20 @@
 that seat's view, where it differs from what was played, and the engine's words for it.
 
 The reviewer sees exactly what a bot at the table sees (``view(game, seat)`` and the legal
-list); it never reads another hand.  It is the heuristic bot today; a stronger level plugs in
-through ``REVIEWER`` as long as it scores the legal actions (``Reviewer``).
+list); it never reads another hand.  It is ``levels.ranker(rules)``, the strongest bot that
+scores every legal action at the game's table: the shipped network (the ``strong`` level: one
+forward pass a decision) where a model fits the table, else the heuristic (``casual``).  The
+review names it ("compared with the strong bot").  ``expert`` is not used: its search costs up to
+its whole budget at each searched decision (2.8 s of CPU for one seat's whole four-round game at
+``ms=100``, 1.7 s at ``ms=50``, against 0.02 s for the network; docs/BOTS.md), and it values
+whole-turn plans, not each legal action, so it has no score for what was played.
 
 "Biggest difference" is the reviewer's own score of the two actions: how far what was played
-falls below its choice, in the reviewer's points.  It costs nothing beyond the choice itself (a
-whole four-round game reviews in well under a second), and it ranks the decisions the way the
-reviewer would argue them; it is not a measure of points lost at the score sheet.
+falls below its choice.  For the heuristic that is its points; for the network, each legal
+action's share of the policy's weight among the legal actions (a softmax of its logits), in
+percent, so the gap is in percentage points.  It costs nothing beyond the choice itself (a whole
+four-round game reviews in well under a second), and it ranks the decisions the way the reviewer
+would argue them; it is not a measure of points lost at the score sheet.
 """
 
 from __future__ import annotations
@@ -17,9 +24,10 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from handfoot.actions import Action
-from handfoot.bots.heuristic import HeuristicBot
+from handfoot.bots.levels import ranker
 from handfoot.engine import Game
 from handfoot.record import Record, ReplayResult
+from handfoot.rules import Rules
 from handfoot.views import SeatView, view
 
 from .updates import words
@@ -35,9 +43,22 @@ class Reviewer(Protocol):
         ...
 
 
-def reviewer() -> Reviewer:
-    """The strongest bot that scores its choices (a fixed seed: a review is reproducible)."""
-    return HeuristicBot(seed=0)
+def reviewer(rules: Rules) -> Reviewer:
+    """The strongest bot that scores every legal action at this table (a fixed seed, or no
+    state at all: a review is reproducible)."""
+    return ranker(rules)
+
+
+def _percent(judge: Reviewer) -> bool:
+    """Whether the judge's scores are shares of a policy's weight (percent), not points."""
+    return getattr(judge, "unit", "points") == "%"
+
+
+def _why(judge: Reviewer, top: float, mine: float, played: str) -> str:
+    if _percent(judge):
+        return (f"the {judge.name} bot gives it {top:.0f}% of its weight against {mine:.0f}% "
+                f"for {played}")
+    return f"the {judge.name} bot rates it {top:,.0f} against {mine:,.0f} for {played}"
 
 
 def _says(game: Game, seat: int, action: Action, names: list[str]) -> str:
@@ -53,7 +74,7 @@ def review(record: Record, outcome: ReplayResult, seat: int,
            judge: Reviewer | None = None) -> dict[str, Any]:
     """Every decision of ``seat`` (a position with more than one legal action) with the
     reviewer's choice; the differences; the biggest ones first."""
-    judge = judge or reviewer()
+    judge = judge or reviewer(record.rules)
     names = [s.name or f"Seat {i}" for i, s in enumerate(record.seats)]
     game = record.new_game()
     decisions: list[dict[str, Any]] = []
@@ -79,8 +100,7 @@ def review(record: Record, outcome: ReplayResult, seat: int,
                     }
                     if differs:
                         item["says"] = _says(game, seat, best, names)
-                        item["why"] = (f"the {judge.name} bot rates it {top:,.0f} against "
-                                       f"{mine:,.0f} for {played.action.text}")
+                        item["why"] = _why(judge, top, mine, played.action.text)
                     decisions.append(item)
         game.apply(played.action)
     differences = [d for d in decisions if d["differs"]]
@@ -88,7 +108,10 @@ def review(record: Record, outcome: ReplayResult, seat: int,
     return {
         "seat": seat,
         "reviewer": judge.name,
-        "ranked_by": f"the {judge.name} bot's own score of each action",
+        "compared_with": f"compared with the {judge.name} bot",
+        "ranked_by": (f"the {judge.name} bot's share of its policy's weight for each action, "
+                      "in percent" if _percent(judge) else
+                      f"the {judge.name} bot's own score of each action"),
         "decisions": decisions,
         "differences": len(differences),
         "not_compared": skipped,

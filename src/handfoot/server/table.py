@@ -17,7 +17,7 @@ from collections import deque
 from typing import cast
 
 from handfoot.actions import Action, ActionSyntaxError, Draw, parse_action
-from handfoot.bots.hint import hint
+from handfoot.bots.hint import hint_words
 from handfoot.clauses import CLAUSES
 from handfoot.rules import Rules
 from handfoot.views import view
@@ -264,11 +264,9 @@ class Table:
             raise p.ProtocolError("hints_off", "this table gives no hints (the host may turn "
                                   "them on)", msg.id)
         assert self.keeper is not None
-        best = hint(self.keeper.game, seat)
-        answer: p.HintAnswer = (
-            {"type": "hint", "action": None, "text": "nothing to do: it is not your move"}
-            if best is None else
-            {"type": "hint", "action": best.text, "text": f"the heuristic bot would {best.text}"})
+        best, text = hint_words(self.keeper.game, seat)
+        answer: p.HintAnswer = {"type": "hint", "action": None if best is None else best.text,
+                                "text": text}
         self.send(client, reply(answer, msg.id))
 
     def chat(self, client: Client, msg: p.Chat) -> None:

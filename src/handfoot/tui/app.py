@@ -86,7 +86,7 @@ KEYS_HELP: tuple[tuple[str, str], ...] = (
     ("y / n", "answer your partner"),
     ("r", "take back a short opening"),
     ("u", "undo your last lay-down this turn (until you learn more)"),
-    ("h", "hint: what the heuristic bot would do"),
+    ("h", "hint: what the strongest bot the table allows would do"),
     ("Esc", "clear the picked cards, then the staged melds"),
     ("t", "the whole table: every meld in full, the scores by round"),
     ("l", "the whole log"),

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..actions import Action, Draw, LayDown, Part, TakePile
 from ..bots import is_bot, make_bot
 from ..bots.base import Bot
-from ..bots.hint import hint
+from ..bots.hint import hint_words
 from ..cards import (
     JOKER,
     NUM_KINDS,
@@ -261,10 +261,9 @@ class Session(Table):
         return self.game.refusal(TakePile())
 
     def hint(self) -> str:
-        best = hint(self.game, self.human) if self.human_to_act else None
-        if best is None:
+        if not self.human_to_act:
             return "nothing to do: it is not your move"
-        return f"the heuristic bot would {best.text}"
+        return hint_words(self.game, self.human)[1]
 
     def staged_points(self) -> int:
         values = tables_for(self.rules).values

@@ -113,9 +113,10 @@ export async function homePage(root) {
     const name = playName.value.trim() || store.playerName() || "Player";
     store.savePlayerName(name);
     const rules = last ? last : { preset: form.presets[0].name, set: {} };
-    const players = rules.players || (form.presets.find((p) => p.name === rules.preset) || form.presets[0]).players;
     const body = {
-      name: "", rules, bots: Array(players).fill("heuristic"),
+      // "play-now": the server seats the strongest level measured to answer within 100 ms
+      // at these rules (bots/levels.py, play_now_level).
+      name: "", rules, bots: "play-now",
       options: { ...options, hints: true },
     };
     playStatus.textContent = "Dealing…";

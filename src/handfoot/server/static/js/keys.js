@@ -18,7 +18,7 @@ export const HELP = [
   ["y / n", "answer your partner"],
   ["r", "take back a short opening"],
   ["u", "undo your last meld this turn (until you learn something new)"],
-  ["h", "hint: what the heuristic bot would do (when the table allows hints)"],
+  ["h", "hint: what the strongest bot the table allows would do (when the table allows hints)"],
   ["Esc", "clear the picked cards, then the staged melds"],
   ["+ / -", "the host: bots faster / slower"],
   ["?", "this list"],

@@ -273,7 +273,7 @@ function drawReview() {
   const biggest = r.biggest.map((step) => r.byStep.get(step));
   const diffs = r.decisions.filter((x) => x.differs);
   fill($("review-body"),
-    h("p", { class: "rp-fact" }, `${plural(r.decisions.length, "decision")}, ${plural(r.differences, "difference")} from the ${r.reviewer} bot`,
+    h("p", { class: "rp-fact" }, `${r.compared_with.charAt(0).toUpperCase()}${r.compared_with.slice(1)}: ${plural(r.decisions.length, "decision")}, ${plural(r.differences, "difference")}`,
       r.not_compared ? ` (${r.not_compared} not compared: whole lay-downs)` : "", "."),
     biggest.length
       ? [h("h3", {}, "Biggest differences"),
