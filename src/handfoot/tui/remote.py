@@ -51,12 +51,12 @@ from ..events import (
     UpcardTurned,
     WentOut,
 )
+from ..narrate import YOU
 from ..rules import Rules
 from ..server.client import ClientError, Closed, Message, TableClient
 from ..state import Phase, RoundEnd
 from ..views import SeatView
 from .table import News, StagedCheck, Table
-from .words import YOU
 
 CLOSE_REPLACED = 4001  # docs/PROTOCOL.md: the seat was taken over by a newer connection
 
