@@ -30,7 +30,7 @@ WORKLOAD = """
 import sys
 sys.path.insert(0, sys.argv[1])
 from env_speed import aec_loop, bound_loop, gym_loop, ladder_loop
-from handfoot.env.engine import make_rules
+from handfoot.env.indexed import make_rules
 rules = make_rules(sys.argv[2], int(sys.argv[3]))
 name, games = sys.argv[4], int(sys.argv[5])
 rungs = {"engine": 0, "+ view": 1, "+ encode": 2, "+ mask": 3}

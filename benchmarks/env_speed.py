@@ -41,7 +41,7 @@ import numpy as np
 from handfoot.cli.bench import machine
 from handfoot.engine import Game
 from handfoot.env import HandfootEnv, env, layout_for, raw_env
-from handfoot.env.engine import legal_indices, make_rules, mask_of
+from handfoot.env.indexed import legal_indices, make_rules, mask_of
 from handfoot.rules import Rules
 from handfoot.views import view
 

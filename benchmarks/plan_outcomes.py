@@ -60,14 +60,14 @@ MORE = 7  # candidate features after the fourteen
 
 def more_features(g: Game, team: int) -> list[float]:
     """Seven candidate features the evaluation does not use."""
-    rules, t = g.rules, g.t
+    rules, d = g.rules, g.derived
     seats = rules.seats_of(team)
     size = [g.nat[team][s] + g.two[team][s] + g.jok[team][s] for s in range(NUM_SLOTS)]
     open_ranks = [r for r in NATURAL_RANKS if size[r]]
     return [
         float(sum(g.hands[s][r] for s in seats for r in open_ranks)),
-        float(len(g.closed[team]) + sum(1 for n in size if n >= t.canasta)),
-        float(sum(g.hand_n[s] for s in seats if g.packet_no[s] == t.last_packet)),
+        float(len(g.closed[team]) + sum(1 for n in size if n >= d.canasta)),
+        float(sum(g.hand_n[s] for s in seats if g.packet_no[s] == d.last_packet)),
         float(min(g.hand_n[s] + sum(sum(p) for p in g.packets[s]) for s in seats)),
         float(sum(g.hands[s][BLACK_THREE] for s in seats)),
         1.0 if g.opened[team] else 0.0,

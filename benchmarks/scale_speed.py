@@ -47,7 +47,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 from handfoot.env import HandfootVectorEnv, parallel_env, raw_env  # noqa: E402
-from handfoot.env.engine import make_rules  # noqa: E402
+from handfoot.env.indexed import make_rules  # noqa: E402
 from handfoot.rules import Rules  # noqa: E402
 
 Runner = Callable[[float], int]  # seconds -> decisions played in them

@@ -19,7 +19,7 @@ from sb3_contrib import MaskablePPO
 
 from handfoot.bots import network
 from handfoot.bots.observation import layout_for
-from handfoot.env.engine import make_rules
+from handfoot.env.indexed import make_rules
 
 
 def main() -> None:

@@ -32,7 +32,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecNormalize
 
 from handfoot.bots import network
 from handfoot.env import HandfootEnv
-from handfoot.env.engine import make_rules
+from handfoot.env.indexed import make_rules
 
 
 def make_env(rules: str, players: int, opponents: str, seed: int) -> Any:

@@ -112,9 +112,9 @@ def set_melds(g: Game, team: int, text: str) -> None:
             if not group.strip():
                 continue
             part = parse_part(group)
-            if part.size >= g.t.canasta:
+            if part.size >= g.derived.canasta:
                 g.first_canasta[team] = True
-            if part.size >= g.t.canasta and not g.t.grows[part.slot]:
+            if part.size >= g.derived.canasta and not g.derived.grows[part.slot]:
                 g.closed[team].append((part.slot, part.naturals, part.twos, part.jokers))
                 g.first_canasta[team] = True
             else:

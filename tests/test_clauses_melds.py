@@ -6,10 +6,10 @@ import pytest
 
 from handfoot.actions import Add
 from handfoot.cards import JACK, KING, QUEEN, SEVEN
+from handfoot.derived import derived_for
 from handfoot.engine import Game
 from handfoot.presets import PRESET_NAMES, house_rules, preset
 from handfoot.rules import Rules
-from handfoot.tables import tables_for
 from handfoot.views import view
 from scenario import WILD_SLOT, clause, deal, event_names, game, hand, legal_texts, play
 
@@ -252,8 +252,8 @@ def test_5_6_000_variant_only_a_spare_canasta_grows() -> None:
 
 def test_5_6_000_variant_the_spare_is_judged_by_exact_assignment() -> None:
     rules = house_rules("hand-and-foot-classic", {"add_to_canasta": "not_special"})
-    t = tables_for(rules)
-    assert t.quota_missing(["clean", "clean", "clean"]) == {"dirty": 2, "wild": 1}
+    derived = derived_for(rules)
+    assert derived.quota_missing(["clean", "clean", "clean"]) == {"dirty": 2, "wild": 1}
     g = opened(rules, "K K K K K K K Q Q Q Q Q Q Q J J J J J J J J 9 9")
     play(g, ["meld K K K"] + ["add K: K"] * 4 + ["meld Q Q Q"] + ["add Q: Q"] * 4)
     assert len(g.closed[0]) == 2  # 003 asks for two clean canastas: both are needed
@@ -278,8 +278,8 @@ def test_5_6_pennies_from_heaven_needs_a_canasta_of_sevens() -> None:
     rules = preset("pennies-from-heaven")
     assert dict(rules.quota)["7s"] == 1 and dict(rules.canasta_bonus)["7s"] == 2500
     assert SEVEN in rules.no_wild_ranks  # a canasta of 7s is always clean
-    t = tables_for(rules)
-    assert t.quota_missing(["clean", "clean", "dirty", "dirty", "wild"]) == {"7s": 1}
+    derived = derived_for(rules)
+    assert derived.quota_missing(["clean", "clean", "dirty", "dirty", "wild"]) == {"7s": 1}
 
 
 # ---------------------------------------------------------------- 6.1 the opening minimum

@@ -7,10 +7,10 @@ import pytest
 
 from handfoot.actions import Discard
 from handfoot.cards import RED_THREE
+from handfoot.derived import derived_for
 from handfoot.engine import Game
 from handfoot.presets import house_rules, preset
 from handfoot.rules import Rules
-from handfoot.tables import tables_for
 from scenario import (
     act,
     clause,
@@ -288,21 +288,21 @@ def test_8_1_solo_003_quota_is_one_clean_two_dirty() -> None:
 
 # ---------------------------------------------------------------- 8.2 which canasta fills what
 def test_8_2_a_second_canasta_of_sevens_fills_the_clean_requirement() -> None:
-    t = tables_for(preset(HKF))
-    assert t.quota_met(["7s", "5s", "wild", "dirty", "7s"])
-    assert t.quota_met(["7s", "5s", "wild", "dirty", "5s"])
-    assert not t.quota_met(["7s", "5s", "wild", "clean", "clean"])  # clean is not dirty
-    assert not t.quota_met(["7s", "7s", "wild", "clean", "dirty"])  # no 5s
+    derived = derived_for(preset(HKF))
+    assert derived.quota_met(["7s", "5s", "wild", "dirty", "7s"])
+    assert derived.quota_met(["7s", "5s", "wild", "dirty", "5s"])
+    assert not derived.quota_met(["7s", "5s", "wild", "clean", "clean"])  # clean is not dirty
+    assert not derived.quota_met(["7s", "7s", "wild", "clean", "dirty"])  # no 5s
     g = finishing(preset(HKF), [SEVENS, SEVENS, FIVES, WILD, DIRTY])
     go_out_turn(g)
     assert g.results[0].ended_by == "went_out"
 
 
 def test_8_2_a_wild_canasta_is_not_clean_or_dirty() -> None:
-    t = tables_for(preset(HF))
-    assert not t.quota_met(["wild", "dirty"])
-    assert not t.quota_met(["clean", "wild"])
-    assert t.quota_met(["clean", "dirty", "wild"])
+    derived = derived_for(preset(HF))
+    assert not derived.quota_met(["wild", "dirty"])
+    assert not derived.quota_met(["clean", "wild"])
+    assert derived.quota_met(["clean", "dirty", "wild"])
 
 
 # ---------------------------------------------------------------- 8.3 from the foot
@@ -588,14 +588,14 @@ def test_8_5_solo_players_ask_nobody() -> None:
 
 
 def test_8_2_quota_missing_names_what_each_kind_is_short_of() -> None:
-    knee = tables_for(preset("hand-knee-foot"))
+    knee = derived_for(preset("hand-knee-foot"))
     assert knee.quota_missing([]) == {"7s": 1, "5s": 1, "wild": 1, "clean": 1, "dirty": 1}
     # A second canasta of 7s fills the clean requirement (decision D2), never the dirty one.
     assert knee.quota_missing(["7s", "7s", "5s", "wild"]) == {"dirty": 1}
     assert knee.quota_met(["7s", "7s", "5s", "wild", "dirty"])
-    classic = tables_for(preset("hand-and-foot-classic"))
+    classic = derived_for(preset("hand-and-foot-classic"))
     assert classic.quota_missing(["clean", "clean", "clean", "dirty"]) == {"dirty": 1, "wild": 1}
-    lenient = tables_for(preset("hand-and-foot-classic").replace(clean_fills_dirty=True))
+    lenient = derived_for(preset("hand-and-foot-classic").replace(clean_fills_dirty=True))
     assert lenient.quota_missing(["clean", "clean", "clean", "dirty"]) == {"wild": 1}
 
 

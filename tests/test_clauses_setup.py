@@ -7,9 +7,9 @@ import pytest
 from handfoot.actions import ActionSyntaxError, Add, parse_action
 from handfoot.cards import BLACK_THREE, KING, RED_THREE, shoe_counts
 from handfoot.deal import Deal, DealError
+from handfoot.derived import derived_for
 from handfoot.engine import Game
 from handfoot.presets import PRESET_NAMES, house_rules, preset
-from handfoot.tables import tables_for
 from scenario import cards, clause, game, hand, play
 
 VALUES = {"4": 5, "5": 5, "6": 5, "7": 5, "8": 10, "9": 10, "10": 10, "J": 10, "Q": 10,
@@ -19,7 +19,7 @@ VALUES = {"4": 5, "5": 5, "6": 5, "7": 5, "8": 10, "9": 10, "10": 10, "J": 10, "
 # ---------------------------------------------------------------- 1.1 card values
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_1_1_card_values_are_the_same_in_every_document(name: str) -> None:
-    values = tables_for(preset(name)).values
+    values = derived_for(preset(name)).values
     for token, value in VALUES.items():
         assert values[cards(token)[0]] == value, token
 

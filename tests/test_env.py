@@ -22,7 +22,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from handfoot.actions import ACTION_INDEX, ATOMIC_ACTIONS  # noqa: E402
 from handfoot.engine import Game  # noqa: E402
 from handfoot.env import GYM_IDS, HandfootEnv, encode, env, layout_for, raw_env  # noqa: E402
-from handfoot.env.engine import EnvError, make_rules  # noqa: E402
+from handfoot.env.indexed import EnvError, make_rules  # noqa: E402
 from handfoot.presets import PRESET_NAMES  # noqa: E402
 from handfoot.views import sample_world, view  # noqa: E402
 from test_views import rehide  # noqa: E402

@@ -23,7 +23,7 @@ from handfoot.env import (  # noqa: E402
     parallel_env,
     raw_env,
 )
-from handfoot.env.engine import EnvError, legal_indices, make_rules  # noqa: E402
+from handfoot.env.indexed import EnvError, legal_indices, make_rules  # noqa: E402
 from handfoot.views import view  # noqa: E402
 
 SHORT = make_rules("hand-and-foot", 2, 1).replace(turn_cap=40)  # rounds cut off quickly

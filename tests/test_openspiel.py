@@ -14,7 +14,7 @@ np = pytest.importorskip("numpy")
 import handfoot.openspiel  # noqa: E402, F401  (registers the game)
 from handfoot.actions import ATOMIC_ACTIONS  # noqa: E402
 from handfoot.engine import Game  # noqa: E402
-from handfoot.env.engine import make_rules  # noqa: E402
+from handfoot.env.indexed import make_rules  # noqa: E402
 from handfoot.views import view  # noqa: E402
 
 

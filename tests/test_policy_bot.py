@@ -104,7 +104,7 @@ def test_the_numpy_forward_equals_torchs_on_the_same_weights() -> None:
 
     from handfoot.bots import network
     from handfoot.bots.observation import encode
-    from handfoot.env.engine import index_of
+    from handfoot.env.indexed import index_of
 
     if not EXAMPLE.exists():
         pytest.skip("no example model committed")

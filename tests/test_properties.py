@@ -263,9 +263,10 @@ def freeze(value: Any) -> Any:
 
 
 def state_of(g: State) -> dict[str, Any]:
-    """Every value of the table (not the tables, nor the caches of the legal list and views)."""
+    """Every value of the table (not the facts derived from the rules, nor the caches of the legal
+    list and views)."""
     return {name: freeze(getattr(g, name)) for name in State.__slots__
-            if name not in ("t", "_legal", "_legal_at", "_view_parts")}
+            if name not in ("derived", "_legal", "_legal_at", "_view_parts")}
 
 
 # ====================================================================== every card once
@@ -765,7 +766,7 @@ def _out_by_brute_force(g: State) -> bool:
             if legality.discard_refusal(s, kind) is None and (
                     not s.rules.strip_bare or legality.facts.go_out_refusal(s, seat) is None):
                 return True  # the discard goes out (under strip_bare it may only shed, D34)
-        team = seat % s.t.teams
+        team = seat % s.derived.teams
         key = (tuple(s.hands[seat]), tuple(s.nat[team]), tuple(s.two[team]),
                tuple(s.jok[team]), tuple(s.closed[team]))
         if key in seen:
@@ -793,7 +794,7 @@ def test_going_out_is_found_exactly_when_some_order_of_melds_goes_out(name: str,
     checked = 0
     while not g.over and checked < 12:
         seat = g.seat
-        if (g.phase is Phase.MELD and g.packet_no[seat] == g.t.last_packet
+        if (g.phase is Phase.MELD and g.packet_no[seat] == g.derived.last_packet
                 and not g.retracted and g.hand_n[seat] <= 7):
             assert legality.can_go_out(g) == _out_by_brute_force(g), view(g, seat)
             checked += 1
@@ -859,7 +860,7 @@ def test_house_rules_going_out_is_found_exactly(rules: Rules, seed: int) -> None
     checked = 0
     while not g.over and checked < 12:
         seat = g.seat
-        if (g.phase is Phase.MELD and g.packet_no[seat] == g.t.last_packet
+        if (g.phase is Phase.MELD and g.packet_no[seat] == g.derived.last_packet
                 and not g.retracted and g.hand_n[seat] <= 7 and not g.pile_owed):
             assert legality.can_go_out(g) == _out_by_brute_force(g), view(g, seat)
             checked += 1
@@ -892,7 +893,7 @@ def _opens_by_brute_force(g: State) -> bool:
     here with a turn that can still end: the oracle for the check of pile_opening_checked
     (4.6, D33), which takes the slots in order."""
     seat = g.seat
-    team = seat % g.t.teams
+    team = seat % g.derived.teams
     steps = [a for a in ATOMIC_ACTIONS if isinstance(a, Start | Add | BlackThreeBook)]
     seen: set[tuple[object, ...]] = set()
 
@@ -926,9 +927,9 @@ def test_4_6_a_checked_pile_opening_is_taken_exactly_when_some_order_of_melds_op
     rng = random.Random(seed)
     checked = 0
     while not g.over and checked < 12:
-        team = g.seat % g.t.teams
+        team = g.seat % g.derived.teams
         if g.phase is Phase.DRAW and not g.opened[team] and g.pile and g.hand_n[g.seat] <= 11:
-            for take in g.t.takes:
+            for take in g.derived.takes:
                 refusal = g.refusal(take)
                 if refusal is not None and not refusal[1].startswith("this pile opening"):
                     continue  # refused for another reason, before the opening is judged

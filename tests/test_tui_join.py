@@ -561,7 +561,7 @@ def test_the_wire_events_read_back_as_the_engines() -> None:
     and highlights at a web table are built as for a local game), or as its words."""
     from handfoot.bots import make_bot
     from handfoot.presets import preset
-    from handfoot.server.words import event_mapping
+    from handfoot.server.updates import event_mapping
 
     game = Game.new(preset("hand-knee-foot", 4), seed=5)
     bots = [make_bot("heuristic", seed=s) for s in range(4)]

@@ -149,8 +149,10 @@ def wait_my_turn_or_dialog(page: Page, after: int | None, timeout: float = 20.0)
 
 
 def dom_hand(page: Page) -> list[str]:
+    # A big hand on a small screen shows equal cards as one stack with its count.
     cards: list[str] = page.eval_on_selector_all(
-        "#play-area .hand button.card", "els => els.map(e => e.dataset.card)")
+        "#play-area .hand button.card",
+        "els => els.flatMap(e => Array(Number(e.dataset.count || 1)).fill(e.dataset.card))")
     return sorted(cards)
 
 

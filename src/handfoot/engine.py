@@ -38,12 +38,12 @@ from .actions import (
 from .cards import BLACK_THREE, JOKER, RED_THREE, TWO, WILD_SLOT
 from .clauses import IllegalAction
 from .deal import Deal
+from .derived import derived_for
 from .errors import HandfootError
 from .events import Event, Refusal
 from .flow import settle as _settle
 from .rules import Rules
 from .state import AskState, Phase, Played, State
-from .tables import tables_for
 from .transitions import apply_action as _apply_action
 
 __all__ = ["Game", "legal_actions"]
@@ -92,7 +92,7 @@ class Game(State):
             raise GameSetupError(f"first_dealer must be a seat from 0 to {rules.players - 1}")
         g = cls.__new__(cls)
         g.rules = rules
-        g.t = tables_for(rules)
+        g.derived = derived_for(rules)
         g.seed = seed
         g.deals = list(deals) if deals else None
         g.first_round = first_round
@@ -217,7 +217,7 @@ class Game(State):
         return self.phase is _GAME_OVER
 
     def team_of(self, seat: int) -> int:
-        return seat % self.t.teams
+        return seat % self.derived.teams
 
     def canasta_kinds(self, team: int) -> list[str]:
         """The kinds of the canastas the team has finished this round."""
@@ -259,13 +259,13 @@ def _legal_draw(g: State) -> list[Action]:
     # black three where a table says it does not block.
     if pile and (pile[-1] < RED_THREE or (pile[-1] == BLACK_THREE
                                           and not g.rules.black_three_blocks)):
-        t = g.t
-        for pair in t.pair_takes:
+        d = g.derived
+        for pair in d.pair_takes:
             if legality.take_refusal(g, pair) is None:
                 out.append(pair)
-        if t.other_takes:  # the house rules' other ways (4.7, 4.8)
+        if d.other_takes:  # the house rules' other ways (4.7, 4.8)
             checks = legality.CHECKS
-            for take in t.other_takes:
+            for take in d.other_takes:
                 if checks[type(take)](g, take) is None:
                     out.append(take)
     return out
@@ -275,8 +275,8 @@ def _legal_pile_opening(g: State) -> list[Action]:
     out: list[Action] = []
     if not g.retracted:
         _meld_steps(g, out)
-        if g.t.meld_extras:
-            if g.t.book:
+        if g.derived.meld_extras:
+            if g.derived.book:
                 _book_step(g, out)
             if g.pile_owed:
                 _owed_only(g, out)
@@ -287,7 +287,7 @@ def _legal_pile_opening(g: State) -> list[Action]:
 
 def _book_step(g: State, out: list[Action]) -> None:
     """A book of black threes (5.7), where the rules have it."""
-    if g.hands[g.seat][BLACK_THREE] >= g.t.canasta and legality.book_refusal(g) is None:
+    if g.hands[g.seat][BLACK_THREE] >= g.derived.canasta and legality.book_refusal(g) is None:
         out.append(BOOK)
 
 
@@ -300,13 +300,13 @@ def _owed_only(g: State, out: list[Action]) -> None:
 def _legal_meld(g: State) -> list[Action]:
     out: list[Action] = []
     seat = g.seat
-    t = g.t
-    team = seat % t.teams
+    d = g.derived
+    team = seat % d.teams
     must_go_out = g.asked is _YES and legality.must_go_out(g)
     if not g.retracted:
         _meld_steps(g, out, must_go_out)
-        if t.meld_extras:
-            if t.book:
+        if d.meld_extras:
+            if d.book:
                 _book_step(g, out)
             if g.pile_owed:
                 _owed_only(g, out)  # and nothing else until one of them is melded
@@ -317,12 +317,12 @@ def _legal_meld(g: State) -> list[Action]:
         if g.hand_n[seat] > 1 and (g.opened[team] or not g.staged) and not must_go_out:
             out += compress(DISCARDS, hand)
         else:
-            out += [d for d in compress(DISCARDS, hand)
-                    if legality.discard_refusal(g, d.kind) is None]
+            out += [card for card in compress(DISCARDS, hand)
+                    if legality.discard_refusal(g, card.kind) is None]
     # Knocking is refused at once where a discard is owed and more than one card is held.
     if (not owed or g.hand_n[seat] <= 1) and legality.refusal(g, KNOCK) is None:
         out.append(KNOCK)
-    if g.packet_no[seat] == t.last_packet and legality.refusal(g, ASK) is None:
+    if g.packet_no[seat] == d.last_packet and legality.refusal(g, ASK) is None:
         out.append(ASK)
     if g.staged and not g.opened[team]:
         out.append(RETRACT)
@@ -334,15 +334,15 @@ def _meld_steps(g: State, out: list[Action], must_go_out: bool = False) -> None:
     the player, so only the others (and every step after a binding yes) get the full check
     with its look-ahead.  The hot loop of the engine: it reads the rules' table of how many
     wild cards each meld may hold rather than asking fits()."""
-    t = g.t
+    d = g.derived
     seat = g.seat
-    team = seat % t.teams
+    team = seat % d.teams
     hand = g.hands[seat]
     nat, two, jok = g.nat[team], g.two[team], g.jok[team]
     h2, hj = hand[TWO], hand[JOKER]
     wilds = h2 + hj
     spare = -1 if must_go_out else g.hand_n[seat] - 2
-    max_wilds_at = t.max_wilds_at
+    max_wilds_at = d.max_wilds_at
     meld_refusal = legality.meld_refusal
     for s in RANK_SLOTS:
         have = hand[s]
@@ -370,7 +370,7 @@ def _meld_steps(g: State, out: list[Action], must_go_out: bool = False) -> None:
 
 def _wild_steps(g: State, out: list[Action], h2: int, hj: int, w0: int, spare: int) -> None:
     """Steps on the meld of wild cards (5.5)."""
-    most = g.t.max_wilds_at[WILD_SLOT][0]
+    most = g.derived.max_wilds_at[WILD_SLOT][0]
     meld_refusal = legality.meld_refusal
     if w0:
         if w0 < most:

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 
 from .actions import ADDS, STARTS, Add, BlackThreeBook, LayDown, Start
 from .cards import BLACK_THREE, JOKER, NUM_SLOTS, TWO, WILD_SLOT
+from .derived import slot_name
 from .events import Refusal
 from .rules import Rules
 from .state import AskState, State
-from .tables import slot_name
 
 _YES, _NO = AskState.YES, AskState.NO  # module constants: enum look-ups are slow
 _NUMBER_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -40,27 +40,27 @@ def teams(rules: Rules) -> str:
 def canasta_kinds(g: State, team: int) -> list[str]:
     """The kinds of every canasta the team has finished: closed ones and open ones that have
     reached the canasta size and keep growing."""
-    t = g.t
-    kinds = [t.canasta_kind(s, tw + j) for s, _n, tw, j in g.closed[team]]
-    size = t.canasta
+    d = g.derived
+    kinds = [d.canasta_kind(s, tw + j) for s, _n, tw, j in g.closed[team]]
+    size = d.canasta
     nat, two, jok = g.nat[team], g.two[team], g.jok[team]
     for s in range(NUM_SLOTS):
         if nat[s] + two[s] + jok[s] >= size:
-            kinds.append(t.canasta_kind(s, two[s] + jok[s]))
+            kinds.append(d.canasta_kind(s, two[s] + jok[s]))
     return kinds
 
 
 def has_canasta(g: State, team: int) -> bool:
     if g.closed[team]:
         return True
-    size = g.t.canasta
+    size = g.derived.canasta
     nat, two, jok = g.nat[team], g.two[team], g.jok[team]
     return any(nat[s] + two[s] + jok[s] >= size for s in range(NUM_SLOTS))
 
 
 def quota_missing(g: State, team: int) -> dict[str, int]:
     """The canastas of each kind the team still lacks to go out (8.1, 8.2)."""
-    return g.t.quota_missing(canasta_kinds(g, team))
+    return g.derived.quota_missing(canasta_kinds(g, team))
 
 
 def missing_text(missing: dict[str, int]) -> str:
@@ -83,11 +83,11 @@ def spare_if_finished(g: State, team: int, slot: int) -> bool:
     Only the closed canastas are compared because every canasta left open to grow is spare
     (one closes as soon as it is needed), so the closed ones always fill all that every
     canasta of the team fills."""
-    t = g.t
-    closed = [t.canasta_kind(s, tw + j) for s, _n, tw, j in g.closed[team]]
-    kind = t.canasta_kind(slot, g.two[team][slot] + g.jok[team][slot])
-    without = sum(t.quota_missing(closed).values())
-    return sum(t.quota_missing([*closed, kind]).values()) == without
+    d = g.derived
+    closed = [d.canasta_kind(s, tw + j) for s, _n, tw, j in g.closed[team]]
+    kind = d.canasta_kind(slot, g.two[team][slot] + g.jok[team][slot])
+    without = sum(d.quota_missing(closed).values())
+    return sum(d.quota_missing([*closed, kind]).values()) == without
 
 
 # ====================================================================== the turn
@@ -100,12 +100,12 @@ def discard_owed(g: State) -> bool:
 def go_out_refusal(g: State, seat: int) -> Refusal | None:
     """Why the seat may not go out now, if it emptied its last card (8.1-8.5)."""
     rules = g.rules
-    if g.packet_no[seat] != g.t.last_packet:
+    if g.packet_no[seat] != g.derived.last_packet:
         return ("8.3", f"you can go out only from your {rules.packet_names[-1]}")
     if g.went_out >= 0 and g.went_out != seat:
         return ("8.7", f"seat {g.went_out} has gone out: in the final lap you may meld but "
                 "not go out")
-    team = seat % g.t.teams
+    team = seat % g.derived.teams
     missing = quota_missing(g, team)
     if missing:
         side, needs = team_words(rules)
@@ -114,7 +114,7 @@ def go_out_refusal(g: State, seat: int) -> Refusal | None:
         for mate in rules.seats_of(team):
             if mate == seat:
                 continue
-            if g.packet_no[mate] != g.t.last_packet:
+            if g.packet_no[mate] != g.derived.last_packet:
                 return ("8.4", f"every partner must be in their {rules.packet_names[-1]} "
                         "before you go out")
             if rules.partner_in_foot == "played_from_foot" and not g.foot_played[mate]:
@@ -143,7 +143,7 @@ def stripping_refusal(g: State, seat: int, why: Refusal | None) -> Refusal:
 
 def next_packet_refusal(g: State, seat: int, team_has_canasta: bool) -> Refusal | None:
     """Why the seat may not empty its current (not last) packet now (7.2)."""
-    if (g.packet_no[seat] == 0 and g.t.knee_rule and not team_has_canasta
+    if (g.packet_no[seat] == 0 and g.derived.knee_rule and not team_has_canasta
             and g.rules.empty_before_knee == "forbidden"):
         return ("7.2", f"you may not empty your hand before {teams(g.rules)} first canasta "
                 "brings your knee")
@@ -185,7 +185,7 @@ def laydown_steps(g: State, action: LayDown) -> Iterator[Start | Add | Refusal]:
     to one is decided when its turn comes, so a part after one that closed a canasta of its
     rank starts a new meld of that rank (5.6), and a part after one that started a meld adds
     to it."""
-    team = g.seat % g.t.teams
+    team = g.seat % g.derived.teams
     for part in action.parts:
         slot = part.slot
         n, w2, wj = part.naturals, part.twos, part.jokers

@@ -201,9 +201,9 @@ def next_turn(g: State, events: list[Event]) -> None:
         g.asked = _NOT_ASKED
         g.staged = 0
         g.snapshot = None
-        minimums = g.t.round_minimums
+        minimums = g.derived.round_minimums
         g.minimum = (minimums[g.round_no] if minimums is not None else
-                     rules.opening_minimum(g.round_no, g.totals[g.seat % g.t.teams]))
+                     rules.opening_minimum(g.round_no, g.totals[g.seat % g.derived.teams]))
         if g.turns >= g.turn_limit:
             # The turn cap, and the house rules' cases (the limit is 0 while one is pending).
             if g.seat == g.went_out:  # the final lap has come round (8.7)
@@ -257,7 +257,7 @@ def _pile_may_be_taken(g: State) -> bool:
     pile (only where the rules let play go on without a stock)."""
     if g.rules.stock_out not in ("pile_only", "nobody_takes"):
         return False
-    return any(legality.refusal(g, take) is None for take in g.t.takes)
+    return any(legality.refusal(g, take) is None for take in g.derived.takes)
 
 
 def _reshuffle(g: State, events: list[Event]) -> None:

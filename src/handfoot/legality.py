@@ -44,9 +44,9 @@ from .cards import (
     TWO,
     WILD_SLOT,
 )
+from .derived import slot_name
 from .events import Refusal
 from .state import AskState, Phase, State
-from .tables import slot_name
 
 DRAW, PILE_OPENING, MELD, ANSWER, GAME_OVER = (
     Phase.DRAW, Phase.PILE_OPENING, Phase.MELD, Phase.ANSWER, Phase.GAME_OVER)
@@ -115,7 +115,7 @@ def _pile_closed_refusal(g: State) -> Refusal | None:
     team that has not opened (4.6)."""
     if not g.pile:
         return ("4.1", "the pile is empty")
-    if not g.opened[g.seat % g.t.teams] and g.rules.pile_before_opening == "never":
+    if not g.opened[g.seat % g.derived.teams] and g.rules.pile_before_opening == "never":
         return ("4.6", f"{facts.teams(g.rules)} opening must be made before taking the pile")
     return None
 
@@ -125,11 +125,11 @@ def take_refusal(g: State, action: TakePile) -> Refusal | None:
     refusal = _draw_time_refusal(g) or _pile_closed_refusal(g)
     if refusal is not None:
         return refusal
-    team = g.seat % g.t.teams
+    team = g.seat % g.derived.teams
     top = g.pile[-1]
     hand = g.hands[g.seat]
     if top in (RED_THREE, BLACK_THREE):
-        if not g.t.top_takeable[top]:
+        if not g.derived.top_takeable[top]:
             return ("4.2", "a three on top of the pile cannot be melded, so the pile is blocked")
         return _book_take_refusal(g, action) or _short_pile_opening(g, action)
     if top in (TWO, JOKER):
@@ -167,13 +167,13 @@ def take_refusal(g: State, action: TakePile) -> Refusal | None:
 def _book_take_refusal(g: State, action: TakePile) -> Refusal | None:
     """A black three on top that does not block: taken only to finish a book of black threes
     from the foot (4.2, 5.7)."""
-    size = g.t.canasta
+    size = g.derived.canasta
     seat = g.seat
-    if action.wild >= 0 or not g.t.book:
+    if action.wild >= 0 or not g.derived.book:
         return ("4.2", "a black three on top is taken only by picking the pile up"
-                if not g.t.book else "a black three on top is taken only to finish a book of "
+                if not g.derived.book else "a black three on top is taken only to finish a book of "
                 "black threes from the foot")
-    if g.packet_no[seat] != g.t.last_packet:
+    if g.packet_no[seat] != g.derived.last_packet:
         return ("5.7", f"a book of black threes is melded only from your "
                 f"{g.rules.packet_names[-1]}")
     if g.hands[seat][BLACK_THREE] < size - 1:
@@ -197,7 +197,7 @@ def _take_onto(g: State, action: TakeOnto) -> Refusal | None:
         return ("4.2", "a three on top of the pile cannot be melded, so the pile is blocked")
     if top in (TWO, JOKER):
         return ("4.7", "only a natural card on top goes onto a meld by itself")
-    team = g.seat % g.t.teams
+    team = g.seat % g.derived.teams
     if not g.nat[team][top] + g.two[team][top] + g.jok[team][top]:
         return ("4.7", f"{facts.team_has(rules)} no open meld of {slot_name(top)} for the "
                 "top card")
@@ -215,7 +215,7 @@ def _pick_up(g: State, action: PickUpPile) -> Refusal | None:
     if refusal is not None:
         return refusal
     top = g.pile[-1]
-    if not g.t.top_takeable[top]:
+    if not g.derived.top_takeable[top]:
         return ("4.2", "a three on top of the pile blocks it")
     if top in (TWO, JOKER) and rules.pile_wild_top == "blocked":
         return ("4.4", "a wild card on top blocks the pile")
@@ -230,7 +230,7 @@ def _short_pile_opening(g: State, action: Action) -> Refusal | None:
     """Under ``pile_opening_checked``, a pile taken before the team's opening must be able to
     reach the minimum this turn, judged when it is taken (4.6, decision D33): the refusal says
     the most the opening could count."""
-    team = g.seat % g.t.teams
+    team = g.seat % g.derived.teams
     if not g.rules.pile_opening_checked or g.opened[team]:
         return None
     trial = g.clone()
@@ -246,7 +246,7 @@ def _short_pile_opening(g: State, action: Action) -> Refusal | None:
 
 def _owed_steps(g: State) -> list[Action]:
     """The meld steps that use a card picked up from the pile (4.8), for trying."""
-    team = g.seat % g.t.teams
+    team = g.seat % g.derived.teams
     nat, two, jok = g.nat[team], g.two[team], g.jok[team]
     kinds = set(g.picked)
     out: list[Action] = []
@@ -261,7 +261,7 @@ def _owed_steps(g: State) -> list[Action]:
                 else:
                     makeups = WILD_MAKEUPS if s == WILD_SLOT else START_MAKEUPS
                     out += [STARTS[(s, m)] for m in makeups if m[at]]
-    if BLACK_THREE in kinds and g.t.book:
+    if BLACK_THREE in kinds and g.derived.book:
         out.append(BOOK)
     return out
 
@@ -284,12 +284,12 @@ def _book(g: State, action: BlackThreeBook) -> Refusal | None:
 def book_refusal(g: State, look_ahead: bool = True) -> Refusal | None:
     """Why a book of black threes may not be melded now (5.7)."""
     seat = g.seat
-    if not g.t.book:
+    if not g.derived.book:
         return ("1.3", "threes are never melded")
-    if g.packet_no[seat] != g.t.last_packet:
+    if g.packet_no[seat] != g.derived.last_packet:
         return ("5.7", f"a book of black threes is melded only from your "
                 f"{g.rules.packet_names[-1]}")
-    size = g.t.canasta
+    size = g.derived.canasta
     if g.hands[seat][BLACK_THREE] < size:
         return ("5.7", f"a book of black threes takes {size} of them")
     if g.pile_owed and BLACK_THREE not in g.picked:
@@ -302,10 +302,10 @@ def book_refusal(g: State, look_ahead: bool = True) -> Refusal | None:
 def _fit_refusal(g: State, team: int, slot: int, n: int, w2: int, wj: int,
                  clause: str) -> Refusal | None:
     """Why adding these cards to the team's meld in ``slot`` breaks the meld rules."""
-    t = g.t
+    d = g.derived
     n0, t0, j0 = g.nat[team][slot], g.two[team][slot], g.jok[team][slot]
     n1, w1 = n0 + n, t0 + j0 + w2 + wj
-    if t.fits(slot, n1, w1):
+    if d.fits(slot, n1, w1):
         return None
     rules = g.rules
     size = n1 + w1
@@ -313,15 +313,15 @@ def _fit_refusal(g: State, team: int, slot: int, n: int, w2: int, wj: int,
         if not rules.wild_melds:
             return ("5.5", "these rules allow no melds of wild cards only")
     else:
-        why = t.wild_error(slot, n1, w1)
+        why = d.wild_error(slot, n1, w1)
         if why:
             return ("5.4" if slot in rules.no_wild_ranks else "5.3", why)
-    if size > t.canasta and not t.grows[slot]:
+    if size > d.canasta and not d.grows[slot]:
         if n0 + t0 + j0:
             return (clause if clause == "4.5" else "5.6",
                     f"{facts.teams(rules)} {slot_name(slot)} meld has "
-                    f"{n0 + t0 + j0} cards: a canasta stops at {t.canasta}")
-        return ("5.6", f"a canasta stops at {t.canasta} cards")
+                    f"{n0 + t0 + j0} cards: a canasta stops at {d.canasta}")
+        return ("5.6", f"a canasta stops at {d.canasta} cards")
     return None
 
 
@@ -336,7 +336,7 @@ def _meld(g: State, action: Start | Add) -> Refusal | None:
 def meld_refusal(g: State, action: Start | Add, look_ahead: bool = True) -> Refusal | None:
     """Why this meld step is illegal.  ``look_ahead``: also refuse a step after which the turn
     could not end legally (a lay-down turns it off for its steps and judges its end as a whole)."""
-    team = g.seat % g.t.teams
+    team = g.seat % g.derived.teams
     hand = g.hands[g.seat]
     slot = action.slot
     if g.pile_owed and not facts.step_uses_picked(g, action):
@@ -363,7 +363,7 @@ def meld_refusal(g: State, action: Start | Add, look_ahead: bool = True) -> Refu
         if not open_size:
             if any(c[0] == slot for c in g.closed[team]):
                 return ("5.6", f"{facts.teams(g.rules)} canasta of {slot_name(slot)} is closed "
-                        f"at {g.t.canasta} cards: start a new meld of {slot_name(slot)} with "
+                        f"at {g.derived.canasta} cards: start a new meld of {slot_name(slot)} with "
                         "three cards")
             return ("5.2", f"{facts.team_has(g.rules)} no open meld of {slot_name(slot)}: "
                     "start one with three cards")
@@ -384,7 +384,7 @@ def discard_refusal(g: State, kind: int) -> Refusal | None:
         return ("3.5", "draw before you discard" if g.phase is DRAW else
                 "finish your opening or take it back first")
     seat = g.seat
-    team = seat % g.t.teams
+    team = seat % g.derived.teams
     owed = facts.discard_owed(g)
     if (g.hand_n[seat] > 1 and g.hands[seat][kind] and (g.opened[team] or not g.staged)
             and owed and not must_go_out(g)):
@@ -397,7 +397,7 @@ def discard_refusal(g: State, kind: int) -> Refusal | None:
     if g.hands[seat][kind] < 1:
         return ("3.5", f"you hold no {KIND_NAMES[kind]}")
     if g.hand_n[seat] == 1:
-        if g.packet_no[seat] == g.t.last_packet:
+        if g.packet_no[seat] == g.derived.last_packet:
             why = facts.go_out_refusal(g, seat)
             if why and not g.rules.strip_bare:  # where it is, the card is shed instead (D34)
                 return facts.stripping_refusal(g, seat, why)
@@ -423,7 +423,7 @@ def _knock(g: State, action: Knock) -> Refusal | None:
     if facts.discard_owed(g) and not _cannot_discard(g):
         return ("3.6", "you knock only after taking the pile, where the turn ends "
                 "without a discard")
-    if g.staged and not g.opened[g.seat % g.t.teams]:
+    if g.staged and not g.opened[g.seat % g.derived.teams]:
         return ("6.1", f"your opening has {g.staged} points; it needs {g.minimum}")
     if must_go_out(g):
         return _MUST_GO_OUT
@@ -431,7 +431,7 @@ def _knock(g: State, action: Knock) -> Refusal | None:
 
 
 def _retract(g: State, action: Retract) -> Refusal | None:
-    if g.phase is DRAW or not g.staged or g.opened[g.seat % g.t.teams]:
+    if g.phase is DRAW or not g.staged or g.opened[g.seat % g.derived.teams]:
         return ("6.3", "there is no short opening to take back")
     return None
 
@@ -447,7 +447,7 @@ def _ask(g: State, action: Ask) -> Refusal | None:
     if g.pile_owed:
         return facts.PILE_OWED
     seat = g.seat
-    if g.packet_no[seat] != g.t.last_packet:
+    if g.packet_no[seat] != g.derived.last_packet:
         return ("8.3", f"you can go out only from your {rules.packet_names[-1]}")
     if rules.permission_yes == "binding" and not can_go_out(g):
         why = facts.go_out_refusal(_assuming_yes(g), seat)
@@ -476,7 +476,7 @@ def _laydown(g: State, action: LayDown) -> Refusal | None:
         refusal = transitions.apply_step(trial, step, [])
         if refusal:
             return refusal
-    team = g.seat % g.t.teams
+    team = g.seat % g.derived.teams
     if not trial.opened[team]:
         return ("6.1", f"this opening counts {trial.staged} points; round {g.round_no} needs "
                 f"{g.minimum}")
@@ -533,7 +533,7 @@ def _stuck_refusal(g: State) -> Refusal | None:
     if g.ended_by is not None or g.turn_over or g.seat != g.actor or g.phase is DRAW:
         return None
     seat = g.seat
-    if g.phase is PILE_OPENING or (g.staged and not g.opened[seat % g.t.teams]):
+    if g.phase is PILE_OPENING or (g.staged and not g.opened[seat % g.derived.teams]):
         return None  # a short opening can always be taken back
     c = g.hand_n[seat]
     if c >= 2 or (c == 1 and not facts.discard_owed(g)):
@@ -542,14 +542,14 @@ def _stuck_refusal(g: State) -> Refusal | None:
         kind = next(k for k in range(NUM_KINDS) if g.hands[seat][k])
         if discard_refusal(g, kind) is None:
             return None
-        team = seat % g.t.teams
+        team = seat % g.derived.teams
         for s in range(NUM_SLOTS):
             if g.nat[team][s] + g.two[team][s] + g.jok[team][s] and (kind in (s, TWO, JOKER)):
                 if s == WILD_SLOT and kind not in (TWO, JOKER):
                     continue
                 if meld_refusal(g, ADDS[(s, kind)]) is None:
                     return None
-        if g.packet_no[seat] == g.t.last_packet:
+        if g.packet_no[seat] == g.derived.last_packet:
             return facts.stripping_refusal(g, seat, facts.go_out_refusal(g, seat))
         return facts.next_packet_refusal(g, seat, False) or \
             ("7.5", "you must keep a card to discard")
@@ -564,7 +564,7 @@ def _opening_reach(g: State) -> int | None:
     positions with the same hand and canastas it keeps the one counting most, since the
     slots still to come can add the same to each."""
     seat = g.seat
-    team = seat % g.t.teams
+    team = seat % g.derived.teams
     if g.opened[team]:
         return None if _stuck_refusal(g) is None else g.staged
     starts = [g]
@@ -581,7 +581,7 @@ def _opening_reach(g: State) -> int | None:
                 starts.append(after)
     frontier: list[State] = []
     for start in starts:
-        frontier += _book_outcomes(start) if g.t.book else [start]
+        frontier += _book_outcomes(start) if g.derived.book else [start]
     most = g.staged
     for s in range(-1, NUM_SLOTS):
         merged: dict[tuple[object, ...], State] = {}
@@ -618,16 +618,16 @@ def can_go_out(g: State) -> bool:
     for every distinct hand and set of finished canastas, which is all that later slots and
     the going-out check depend on."""
     seat = g.seat
-    if g.phase is not MELD or g.packet_no[seat] != g.t.last_packet or g.retracted:
+    if g.phase is not MELD or g.packet_no[seat] != g.derived.last_packet or g.retracted:
         return False
     trial = _assuming_yes(g)
     if not _out_possible(trial):
         return False
     if _finished(trial):
         return True
-    team = seat % g.t.teams
+    team = seat % g.derived.teams
     allowance = 1 if facts.discard_owed(trial) else 0
-    frontier = _book_outcomes(trial) if g.t.book else [trial]
+    frontier = _book_outcomes(trial) if g.derived.book else [trial]
     if any(p.ended_by is not None or _finished(p) for p in frontier):
         return True
     for s in range(NUM_SLOTS):
@@ -666,11 +666,11 @@ def _could_finish(g: State, team: int, kind: str) -> bool:
     """Whether the hand holds enough of the right cards to finish a canasta of ``kind`` this
     turn, counting every card it could use and ignoring the wild-card limits (a necessary
     condition only: the search decides)."""
-    t, rules = g.t, g.rules
+    d, rules = g.derived, g.rules
     hand = g.hands[g.seat]
     nat, two, jok = g.nat[team], g.two[team], g.jok[team]
-    size, wilds = t.canasta, hand[TWO] + hand[JOKER]
-    if (t.book and hand[BLACK_THREE] >= size
+    size, wilds = d.canasta, hand[TWO] + hand[JOKER]
+    if (d.book and hand[BLACK_THREE] >= size
             and (kind == "clean" or (kind == "dirty" and rules.clean_fills_dirty))):
         return True  # a book of black threes is a clean canasta (5.7)
     if kind == "wild":
@@ -681,7 +681,7 @@ def _could_finish(g: State, team: int, kind: str) -> bool:
 
     if kind == "clean" or (kind == "dirty" and rules.clean_fills_dirty):
         ranks = [r for r in range(WILD_SLOT)
-                 if rules.special_fills_clean or t.rank_kind[r] is None]
+                 if rules.special_fills_clean or d.rank_kind[r] is None]
         if any(clean(r) for r in ranks):
             return True
     if kind == "dirty":
@@ -690,7 +690,7 @@ def _could_finish(g: State, team: int, kind: str) -> bool:
                    for r in range(WILD_SLOT))
     if kind == "clean":
         return False
-    rank = next(r for r in range(WILD_SLOT) if t.rank_kind[r] == kind)
+    rank = next(r for r in range(WILD_SLOT) if d.rank_kind[r] == kind)
     return clean(rank)
 
 
@@ -708,7 +708,7 @@ def _finished(g: State) -> bool:
 def _slot_outcomes(g: State, slot: int) -> list[State]:
     """Every position reachable from ``g`` by meld steps on ``slot`` alone, ``g`` included."""
     seat = g.seat
-    team = seat % g.t.teams
+    team = seat % g.derived.teams
     out = [g]
     seen = {_slot_key(g, team, slot)}
     todo = [g]
@@ -762,21 +762,21 @@ def _out_possible(g: State) -> bool:
     why = facts.go_out_refusal(g, seat)
     if why is not None and why[0] != "8.1":
         return False
-    t = g.t
-    team = seat % t.teams
+    d = g.derived
+    team = seat % d.teams
     hand = g.hands[seat]
     nat, two, jok = g.nat[team], g.two[team], g.jok[team]
     allowance = 1 if facts.discard_owed(g) else 0
     wilds = hand[TWO] + hand[JOKER]
     threes = hand[BLACK_THREE]
-    stuck = hand[RED_THREE] + (threes % t.canasta if t.book else threes)
+    stuck = hand[RED_THREE] + (threes % d.canasta if d.book else threes)
     wanted = 0  # wild cards that short ranks need to start their melds
     singles = 0
     for r in range(WILD_SLOT):
         h = hand[r]
         if not h or h >= 3 or nat[r] + two[r] + jok[r]:
             continue
-        if wilds >= 3 - h and t.fits(r, h, 3 - h):
+        if wilds >= 3 - h and d.fits(r, h, 3 - h):
             wanted += 3 - h
             singles += h == 1
         else:
@@ -793,8 +793,8 @@ def _out_possible(g: State) -> bool:
         # Each missing canasta needs a meld brought to the canasta size this turn: at best
         # the largest open melds, then new ones from nothing.
         sizes = sorted((nat[s] + two[s] + jok[s] for s in range(len(nat))
-                        if nat[s] + two[s] + jok[s] < t.canasta), reverse=True)
+                        if nat[s] + two[s] + jok[s] < d.canasta), reverse=True)
         sizes += [0] * missing
-        if sum(t.canasta - size for size in sizes[:missing]) > g.hand_n[seat]:
+        if sum(d.canasta - size for size in sizes[:missing]) > g.hand_n[seat]:
             return False
     return True

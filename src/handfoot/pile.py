@@ -72,7 +72,7 @@ def pile_status(game: Game, seat: int) -> PileStatus:
 
 
 def _other_takes(g: Game) -> tuple[TakeOnto | PickUpPile, ...]:
-    return tuple(a for a in g.t.other_takes if isinstance(a, TakeOnto | PickUpPile))
+    return tuple(a for a in g.derived.other_takes if isinstance(a, TakeOnto | PickUpPile))
 
 
 def _taken(trial: Game, seat: int, take: TakePile | TakeOnto | PickUpPile) -> PileStatus:

@@ -142,8 +142,8 @@ def total(lines: list[Line]) -> int:
 def tally_team(g: State, team: int) -> Tally:
     """Read a team's tally off the table at the end of a round."""
     rules = g.rules
-    t = g.t
-    values = t.values
+    d = g.derived
+    values = d.values
     canastas: dict[str, int] = {}
     melded = 0
 
@@ -152,14 +152,14 @@ def tally_team(g: State, team: int) -> Tally:
         return natural + two * values[11] + jok * values[12]
 
     for slot, n, two, jok in g.closed[team]:
-        kind = t.canasta_kind(slot, two + jok)
+        kind = d.canasta_kind(slot, two + jok)
         canastas[kind] = canastas.get(kind, 0) + 1
         melded += meld_points(slot, n, two, jok)
     for slot in range(NUM_SLOTS):
         n, two, jok = g.nat[team][slot], g.two[team][slot], g.jok[team][slot]
         melded += meld_points(slot, n, two, jok)
-        if n + two + jok >= t.canasta:
-            kind = t.canasta_kind(slot, two + jok)
+        if n + two + jok >= d.canasta:
+            kind = d.canasta_kind(slot, two + jok)
             canastas[kind] = canastas.get(kind, 0) + 1
     left: dict[str, int] = {}
     red_held = black_held = laid = 0
@@ -167,7 +167,7 @@ def tally_team(g: State, team: int) -> Tally:
         laid += g.red3[seat]
         # A knee picked up joins the hand (7.1), so its cards are "left in hand"; the foot is
         # the hand once picked up, but score sheets call what is left in it the foot.
-        playing = rules.packet_names[-1] if g.packet_no[seat] == t.last_packet else "hand"
+        playing = rules.packet_names[-1] if g.packet_no[seat] == d.last_packet else "hand"
         packets = [(playing, g.hands[seat])]
         first_unopened = g.packet_no[seat] + 1
         packets += [(rules.packet_names[first_unopened + i], p)

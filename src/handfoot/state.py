@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action
 from .deal import Deal
+from .derived import Derived
 from .rules import Rules
-from .tables import Tables
 
 if TYPE_CHECKING:
     from .scoring import RoundResult
@@ -82,6 +82,7 @@ class State:
         "closed",
         "dealer",
         "deals",
+        "derived",
         "ended_by",
         "first_canasta",
         "first_dealer",
@@ -120,7 +121,6 @@ class State:
         "snapshot",
         "staged",
         "stock",
-        "t",
         "took_pile",
         "totals",
         "turn_limit",
@@ -187,7 +187,7 @@ class State:
     ended_by: RoundEnd | None  # set when the round has ended, until the next one begins
     went_out: int  # who went out this round (-1: nobody); set through a final lap (8.7)
     minimum: int  # this round's opening minimum of the turn seat's team
-    t: Tables
+    derived: Derived  # facts derived once from the rules (derived.py)
     _legal: list[Action]  # the legal list last built ...
     _legal_at: int  # ... at this version (-1: none)
     _view_parts: Any  # pieces of views already built (views.py), None until a view is made
@@ -251,7 +251,7 @@ class State:
         other.ended_by = self.ended_by
         other.went_out = self.went_out
         other.minimum = self.minimum
-        other.t = self.t
+        other.derived = self.derived
         other._legal = []
         other._legal_at = -1
         other._view_parts = None

@@ -64,7 +64,7 @@ _event = tuple.__new__
 def apply_action(g: State, action: Action, events: list[Event]) -> None:
     """Apply a checked action for the seat that must act."""
     seat = g.seat
-    if g.packet_no[seat] == g.t.last_packet and g.phase is not ANSWER:
+    if g.packet_no[seat] == g.derived.last_packet and g.phase is not ANSWER:
         g.foot_played[seat] = True
     HANDLERS[type(action)](g, action, events)
 
@@ -113,7 +113,7 @@ def _draw(g: State, action: Draw, events: list[Event]) -> None:
     seat = g.seat
     hand = g.hands[seat]
     stock = g.stock
-    drawn = min(g.t.draw, len(stock))
+    drawn = min(g.derived.draw, len(stock))
     for _ in range(drawn):
         hand[stock.pop()] += 1
     g.hand_n[seat] += drawn
@@ -140,7 +140,7 @@ def _stop(g: State, action: Stop, events: list[Event]) -> None:
 
 def _take(g: State, action: TakePile, events: list[Event]) -> Refusal | None:
     rules = g.rules
-    seat, team = g.seat, g.seat % g.t.teams
+    seat, team = g.seat, g.seat % g.derived.teams
     pile = g.pile
     top = pile[-1]
     opened = g.opened[team]
@@ -167,7 +167,7 @@ def _take(g: State, action: TakePile, events: list[Event]) -> Refusal | None:
     g.two[team][slot] += t2
     g.jok[team][slot] += tj
     if not opened and rules.pile_before_opening != "hand_only":
-        g.staged += g.t.values[top]
+        g.staged += g.derived.values[top]
     if opened:
         g.phase = MELD
         _release_pile(g, seat, events)
@@ -200,8 +200,8 @@ def _take_for_book(g: State, seat: int, top: int, taken: int, opened: bool,
 def _take_onto(g: State, action: TakeOnto, events: list[Event]) -> Refusal | None:
     """The top card alone onto the team's open meld of its rank; the rest of the pile into the
     hand (4.7).  Only a team that has opened has melds, so no opening is at stake."""
-    t = g.t
-    seat, team = g.seat, g.seat % t.teams
+    d = g.derived
+    seat, team = g.seat, g.seat % d.teams
     pile = g.pile
     taken = _take_count(g, len(pile), True)
     top = pile.pop()
@@ -212,9 +212,9 @@ def _take_onto(g: State, action: TakeOnto, events: list[Event]) -> Refusal | Non
     g.phase = MELD
     _release_pile(g, seat, events)
     size = g.nat[team][top] + g.two[team][top] + g.jok[team][top]
-    canasta = size >= t.canasta
+    canasta = size >= d.canasta
     if canasta:
-        _canasta(g, seat, team, top, size - 1 < t.canasta, events)
+        _canasta(g, seat, team, top, size - 1 < d.canasta, events)
     refusal = _settle(g, seat, events, canasta)
     if g.phase is MELD and g.seat == seat and g.knee_pending[seat]:
         _knee_after_draw(g, events)
@@ -225,7 +225,7 @@ def _pick_up_pile(g: State, action: PickUpPile, events: list[Event]) -> None:
     """The pile (as many cards as pile_take says) into the hand; the next meld must use one
     of them (4.8).  Before the opening they count toward it like any card of the hand, and a
     short opening taken back returns them to the pile (6.3)."""
-    seat, team = g.seat, g.seat % g.t.teams
+    seat, team = g.seat, g.seat % g.derived.teams
     opened = g.opened[team]
     if not opened:
         _snapshot(g)
@@ -268,7 +268,7 @@ def _take_count(g: State, pile_size: int, opened: bool) -> int:
     """How many cards a take moves, the top card included (4.1, 4.6)."""
     if not opened and g.rules.pile_before_opening == "top_card_only":
         return 1
-    limit = g.t.pile_take
+    limit = g.derived.pile_take
     return pile_size if limit == 0 else min(pile_size, limit)
 
 
@@ -315,7 +315,7 @@ def _discard(g: State, action: Discard, events: list[Event]) -> None:
     events.append(_event(Discarded, (seat, k)))
     g.turn_over = True
     if g.hand_n[seat] == 0:
-        if g.packet_no[seat] == g.t.last_packet:
+        if g.packet_no[seat] == g.derived.last_packet:
             # Where a table lets a player strip bare, a discard that may not go out sheds the
             # last card and the round goes on (D34); the check passed it for that reason.
             if not g.rules.strip_bare or facts.go_out_refusal(g, seat) is None:
@@ -333,7 +333,7 @@ def _knock(g: State, action: Knock, events: list[Event]) -> None:
 
 
 def _retract(g: State, action: Retract, events: list[Event]) -> None:
-    seat, team = g.seat, g.seat % g.t.teams
+    seat, team = g.seat, g.seat % g.derived.teams
     snap = g.snapshot
     assert snap is not None
     g.hands[seat] = snap.hand[:]
@@ -356,7 +356,7 @@ def _retract(g: State, action: Retract, events: list[Event]) -> None:
 def _ask(g: State, action: Ask, events: list[Event]) -> None:
     rules = g.rules
     seat = g.seat
-    mates = [m for m in rules.seats_of(seat % g.t.teams) if m != seat]
+    mates = [m for m in rules.seats_of(seat % g.derived.teams) if m != seat]
     g.phase = ANSWER
     # The partner who plays next answers (decision D6 in docs/RULES.md).
     g.actor = min(mates, key=lambda m: (m - seat) % rules.players)
@@ -420,7 +420,7 @@ def _forget(g: State, seat: int, kind: int, count: int) -> None:
 
 def _snapshot(g: State) -> None:
     if g.snapshot is None:
-        seat, team = g.seat, g.seat % g.t.teams
+        seat, team = g.seat, g.seat % g.derived.teams
         g.snapshot = Snapshot(
             g.hands[seat][:], g.hand_n[seat], g.nat[team][:], g.two[team][:], g.jok[team][:],
             g.closed[team][:], g.pile[:], g.known[seat][:],
@@ -452,8 +452,8 @@ def _release_pile(g: State, seat: int, events: list[Event], opening: bool = Fals
 def _place(g: State, slot: int, n: int, w2: int, wj: int, events: list[Event]) -> Refusal | None:
     """Move cards from the turn seat's hand onto the team meld in ``slot``, then settle what
     follows: the opening, a finished canasta, the knee, an empty hand, going out."""
-    t = g.t
-    seat, team = g.seat, g.seat % t.teams
+    d = g.derived
+    seat, team = g.seat, g.seat % d.teams
     hand = g.hands[seat]
     opened = g.opened[team]
     if not opened:
@@ -476,28 +476,28 @@ def _place(g: State, slot: int, n: int, w2: int, wj: int, events: list[Event]) -
     two[slot] += w2
     jok[slot] += wj
     events.append(_event(Melded, (seat, slot, n, w2, wj)))
-    values = t.values
+    values = d.values
     if not opened:
         g.staged += (n * values[slot] if slot != WILD_SLOT else 0) + w2 * values[TWO] \
             + wj * values[JOKER]
     size = nat[slot] + two[slot] + jok[slot]
-    canasta = size >= t.canasta
+    canasta = size >= d.canasta
     if canasta:
-        kind = _canasta(g, seat, team, slot, size - count < t.canasta, events)
-        if kind is not None and not opened and t.opening_bonus is not None:
-            g.staged += t.opening_bonus.get(kind, 0)  # 6.2: the bonus counts toward it
+        kind = _canasta(g, seat, team, slot, size - count < d.canasta, events)
+        if kind is not None and not opened and d.opening_bonus is not None:
+            g.staged += d.opening_bonus.get(kind, 0)  # 6.2: the bonus counts toward it
     return _open_and_settle(g, seat, team, opened, canasta, events)
 
 
 def _book(g: State, from_pile: int, events: list[Event]) -> Refusal | None:
     """A book of black threes, a canasta's worth at once, closed as a clean canasta (5.7):
     ``from_pile`` of its cards come from the pile's top, the rest from the hand."""
-    t = g.t
-    seat, team = g.seat, g.seat % t.teams
+    d = g.derived
+    seat, team = g.seat, g.seat % d.teams
     opened = g.opened[team]
     if not opened:
         _snapshot(g)
-    size = t.canasta
+    size = d.canasta
     n = size - from_pile
     g.hands[seat][BLACK_THREE] -= n
     g.hand_n[seat] -= n
@@ -506,12 +506,12 @@ def _book(g: State, from_pile: int, events: list[Event]) -> Refusal | None:
         g.pile_owed = False
     g.closed[team].append((BLACK_THREE, size, 0, 0))
     events.append(Melded(seat, BLACK_THREE, n, 0, 0))
-    kind = t.canasta_kind(BLACK_THREE, 0)
+    kind = d.canasta_kind(BLACK_THREE, 0)
     events.append(CanastaFinished(seat, BLACK_THREE, kind))
     if g.rules.canasta_pennies:
         _pennies(g, seat, events)
-    if not opened and t.opening_bonus is not None:
-        g.staged += t.opening_bonus.get(kind, 0)
+    if not opened and d.opening_bonus is not None:
+        g.staged += d.opening_bonus.get(kind, 0)
     return _open_and_settle(g, seat, team, opened, True, events)
 
 
@@ -548,7 +548,7 @@ def _open(g: State, seat: int, team: int, events: list[Event]) -> None:
 def _whole_hand_opens(g: State, seat: int) -> bool:
     """Whether melding every card of the hand opens below the minimum here (6.4): a packet
     still to come, and no pile cards still to join the hand (a pair's take, 4.6)."""
-    return (g.rules.whole_hand_opening and g.packet_no[seat] != g.t.last_packet
+    return (g.rules.whole_hand_opening and g.packet_no[seat] != g.derived.last_packet
             and (g.phase is not PILE_OPENING or bool(g.picked)))
 
 
@@ -557,15 +557,15 @@ def _canasta(g: State, seat: int, team: int, slot: int, finished_now: bool,
     """A meld at the canasta size: announce it when it just got there, and close it unless
     the rules let it grow (5.6, decision D18).  The kind of a canasta just finished, else
     None."""
-    t = g.t
+    d = g.derived
     nat, two, jok = g.nat[team], g.two[team], g.jok[team]
     kind = None
     if finished_now:
-        kind = t.canasta_kind(slot, two[slot] + jok[slot])
+        kind = d.canasta_kind(slot, two[slot] + jok[slot])
         events.append(CanastaFinished(seat, slot, kind))
         if g.rules.canasta_pennies:
             _pennies(g, seat, events)
-    if t.grows[slot] and not (t.grows_if_spare and not facts.spare_if_finished(g, team, slot)):
+    if d.grows[slot] and not (d.grows_if_spare and not facts.spare_if_finished(g, team, slot)):
         return kind
     g.closed[team].append((slot, nat[slot], two[slot], jok[slot]))
     nat[slot] = two[slot] = jok[slot] = 0
@@ -583,17 +583,17 @@ def _settle(g: State, seat: int, events: list[Event], canasta: bool) -> Refusal 
     """After cards reach the table (``canasta``: a meld is at canasta size): the team's first
     canasta brings knees; an empty hand brings the next packet, or goes out."""
     rules = g.rules
-    team = seat % g.t.teams
+    team = seat % g.derived.teams
     if canasta and not g.first_canasta[team]:
         g.first_canasta[team] = True
-        if g.t.knee_rule:
+        if g.derived.knee_rule:
             for mate in rules.seats_of(team):
                 if g.packet_no[mate] == 0:
                     g.knee_pending[mate] = True
             if g.packet_no[seat] == 0:
                 _pick_up(g, seat, events)  # the finisher picks up the knee at once (7.1)
     if g.hand_n[seat] == 0:
-        if g.packet_no[seat] == g.t.last_packet:
+        if g.packet_no[seat] == g.derived.last_packet:
             if rules.last_card == "discard":
                 return ("8.6", "you must go out with a discard: keep a card")
             refusal = facts.go_out_refusal(g, seat)

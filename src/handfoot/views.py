@@ -38,12 +38,12 @@ from .cards import (
     slot_token,
 )
 from .deal import seeded_deal
+from .derived import derived_for
 from .engine import Game
 from .errors import HandfootError
 from .rules import Rules
 from .scoring import RoundResult
 from .state import AskState, Phase, RoundEnd, Snapshot
-from .tables import tables_for
 
 T = TypeVar("T")
 Meld = tuple[int, int, int]  # naturals, 2s, jokers
@@ -468,7 +468,7 @@ class _Parts:
         else:
             teams = list(self.teams)
         nats, twos, joks, closeds = was[0], was[1], was[2], was[3]
-        canasta_kind = g.t.canasta_kind
+        canasta_kind = g.derived.canasta_kind
         for team in range(n):
             nat, two, jok, closed = g.nat[team], g.two[team], g.jok[team], g.closed[team]
             if not fresh:
@@ -630,7 +630,7 @@ def _build(v: SeatView, seed: int, hands: list[list[int]], packets: list[list[li
     rules = v.rules
     g = Game.__new__(Game)
     g.rules = rules
-    g.t = tables_for(rules)
+    g.derived = derived_for(rules)
     g.seed = seed
     g.deals = None
     if v.rounds < rules.rounds:

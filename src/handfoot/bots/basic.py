@@ -24,7 +24,7 @@ from ..actions import (
 from ..cards import BLACK_THREE, JOKER, RED_THREE, TWO
 from ..state import Phase
 from ..views import SeatView
-from .knowledge import can_go_out_now, quota_met, tables
+from .knowledge import can_go_out_now, derived, quota_met
 
 
 class BasicBot:
@@ -58,7 +58,7 @@ class BasicBot:
             return Retract()
         discards = [a for a in legal if isinstance(a, Discard)]
         if discards:
-            values = tables(v).values
+            values = derived(v).values
             hand = v.hand
 
             def keep(a: Discard) -> tuple[bool, bool, int]:

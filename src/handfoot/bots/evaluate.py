@@ -17,9 +17,9 @@ from __future__ import annotations
 import math
 
 from ..cards import JOKER, NATURAL_RANKS, NUM_KINDS, NUM_SLOTS, TWO, WILD_SLOT
+from ..derived import Derived
 from ..engine import Game
 from ..rules import Rules
-from ..tables import Tables
 
 FEATURES = (
     "table",  # melded card points, finished canasta bonuses, red three bonuses
@@ -53,12 +53,12 @@ def weights_for(rules: Rules) -> tuple[float, ...]:
     return WEIGHTS_TWO if len(rules.packets) <= 2 else WEIGHTS_KNEE
 
 
-def _missing(t: Tables, rules: Rules, kinds: list[str]) -> int:
+def _missing(d: Derived, rules: Rules, kinds: list[str]) -> int:
     """How many canastas the quota still lacks (the most specific need filled first)."""
     have: dict[str, int] = {}
     for k in kinds:
         have[k] = have.get(k, 0) + 1
-    quota = dict(t.quota)
+    quota = dict(d.quota)
     out = 0
     spare_clean = 0
     for kind, want in quota.items():
@@ -87,13 +87,13 @@ def progress(g: Game) -> float:
 
 def features(g: Game, team: int) -> list[float]:
     rules = g.rules
-    t = g.t
-    values = t.values
+    d = g.derived
+    values = d.values
     bonus = dict(rules.canasta_bonus)
-    size = t.canasta
+    size = d.canasta
     late = progress(g)
     nat, two, jok = g.nat[team], g.two[team], g.jok[team]
-    kinds = [t.canasta_kind(s, tw + j) for s, _n, tw, j in g.closed[team]]
+    kinds = [d.canasta_kind(s, tw + j) for s, _n, tw, j in g.closed[team]]
     melded = 0
     near = 0.0
     for s, n, tw, j in g.closed[team]:
@@ -103,7 +103,7 @@ def features(g: Game, team: int) -> list[float]:
         if not n + tw + j:
             continue
         melded += (n * values[s] if s != WILD_SLOT else 0) + tw * values[TWO] + j * values[JOKER]
-        kind = t.canasta_kind(s, tw + j)
+        kind = d.canasta_kind(s, tw + j)
         if n + tw + j >= size:
             kinds.append(kind)
         else:
@@ -121,7 +121,7 @@ def features(g: Game, team: int) -> list[float]:
     hand_cards = 0
     packet_cards = 0
     in_foot = 0
-    rank_bonus = [bonus.get(t.rank_kind[r] or "clean", 0) / 500 for r in NATURAL_RANKS]
+    rank_bonus = [bonus.get(d.rank_kind[r] or "clean", 0) / 500 for r in NATURAL_RANKS]
     threes = (rules.red_three_penalty, rules.black_three_penalty)
     for s in seats:
         hand = g.hands[s]
@@ -130,13 +130,13 @@ def features(g: Game, team: int) -> list[float]:
         for r in NATURAL_RANKS:
             if hand[r] >= 2:
                 pairs += rank_bonus[r]
-        if g.packet_no[s] == t.last_packet:
+        if g.packet_no[s] == d.last_packet:
             in_foot += 1
         for counts in (hand, *g.packets[s]):
             held += sum(counts[k] * values[k] for k in range(NUM_KINDS))
             held += counts[13] * threes[0] + counts[14] * threes[1]
         packet_cards += sum(sum(p) for p in g.packets[s])
-    missing = _missing(t, rules, kinds)
+    missing = _missing(d, rules, kinds)
     ready = 1.0 if not missing and in_foot else 0.0
     pile = 0.0
     pile_pair = 0.0

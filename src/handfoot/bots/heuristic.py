@@ -33,12 +33,12 @@ from ..state import Phase
 from ..views import SeatView
 from .knowledge import (
     can_go_out_now,
+    derived,
     hand_points,
     in_foot,
     missing,
     next_opponent,
     opponents,
-    tables,
 )
 
 _NEVER = -10_000.0
@@ -47,20 +47,20 @@ _NEVER = -10_000.0
 class _Context:
     """What every action's score needs, computed once per decision."""
 
-    __slots__ = ("hand", "melds", "need", "opened", "potential", "quota_met", "rank_kinds",
-                 "size", "t", "values", "v")
+    __slots__ = ("derived", "hand", "melds", "need", "opened", "potential", "quota_met",
+                 "rank_kinds", "size", "values", "v")
 
     def __init__(self, v: SeatView) -> None:
         self.v = v
-        self.t = tables(v)
-        self.values = self.t.values
+        self.derived = derived(v)
+        self.values = self.derived.values
         self.hand = v.hand
         team = v.teams[v.team]
         self.melds = team.melds
         self.opened = team.opened
         self.need = missing(v, v.team)
         self.quota_met = not self.need
-        self.size = self.t.canasta
+        self.size = self.derived.canasta
         self.rank_kinds = v.rules.rank_kinds
         self.potential = _opening_potential(v) if not team.opened else 0
 
@@ -69,7 +69,7 @@ def _opening_potential(v: SeatView, extra: int = -1) -> int:
     """Roughly the most points the hand can lay down now (naturals in threes, pairs with a wild,
     wild cards together), to judge whether an opening can reach the minimum; with ``extra``,
     as if one more card of that kind were held (the pile's top card, taken)."""
-    values = tables(v).values
+    values = derived(v).values
     hand = v.hand
     if extra >= 0:
         hand = (*hand[:extra], hand[extra] + 1, *hand[extra + 1:])

@@ -5,22 +5,22 @@ from __future__ import annotations
 import random
 
 from ..cards import BLACK_THREE, JOKER, NUM_KINDS, NUM_SLOTS, RED_THREE, TWO, WILD_SLOT
+from ..derived import Derived, derived_for
 from ..legality import can_go_out
-from ..tables import Tables, tables_for
 from ..views import SeatView, ViewError, sample_world
 
 
-def tables(v: SeatView) -> Tables:
-    return tables_for(v.rules)
+def derived(v: SeatView) -> Derived:
+    return derived_for(v.rules)
 
 
 def canasta_kinds(v: SeatView, team: int) -> list[str]:
-    t = tables(v)
+    d = derived(v)
     info = v.teams[team]
     kinds = [c[4] for c in info.closed]
     for slot, (n, tw, j) in enumerate(info.melds):
-        if n + tw + j >= t.canasta:
-            kinds.append(t.canasta_kind(slot, tw + j))
+        if n + tw + j >= d.canasta:
+            kinds.append(d.canasta_kind(slot, tw + j))
     return kinds
 
 
@@ -36,16 +36,16 @@ def can_go_out_now(v: SeatView) -> bool:
 
 
 def quota_met(v: SeatView, team: int) -> bool:
-    return tables(v).quota_met(canasta_kinds(v, team))
+    return derived(v).quota_met(canasta_kinds(v, team))
 
 
 def missing(v: SeatView, team: int) -> dict[str, int]:
     """Canastas of each kind the team still lacks for the quota (the engine's assignment)."""
-    return tables(v).quota_missing(canasta_kinds(v, team))
+    return derived(v).quota_missing(canasta_kinds(v, team))
 
 
 def hand_points(v: SeatView) -> int:
-    values = tables(v).values
+    values = derived(v).values
     rules = v.rules
     pts = sum(v.hand[k] * values[k] for k in range(NUM_KINDS))
     return pts + v.hand[RED_THREE] * rules.red_three_penalty \

@@ -24,9 +24,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import KIND_TOKENS, NATURAL_RANKS, NUM_KINDS, NUM_SLOTS
+from ..derived import derived_for
 from ..rules import Rules, rank_kind_name
 from ..state import AskState, Phase
-from ..tables import tables_for
 from ..views import SeatInfo, SeatView, TeamInfo
 
 # The view's Phase and AskState are string enums, in the order of their one-hot fields.
@@ -157,7 +157,7 @@ class Layout:
                               dtype=np.float32)
         self.low = np.array(self._lows, dtype=np.float32)
         self.high = np.array(self._highs, dtype=np.float32)
-        self._tables = tables_for(rules)
+        self._derived = derived_for(rules)
         quota = dict(rules.quota)
         self._template = np.zeros(self.size, dtype=np.float32)
         q = self.field("quota")
@@ -281,7 +281,7 @@ class Layout:
                 by_slot[c[0]] += 1
             by_kind[_KIND_INDEX[c[4]]] += 1
         # What the quota still lacks is the engine's answer, not a rule restated here.
-        short = self._tables.quota_missing([c[4] for c in t.closed])
+        short = self._derived.quota_missing([c[4] for c in t.closed])
         values = [*chain.from_iterable(t.melds), *by_slot, *by_kind,
                   *(short.get(kind, 0) for kind in CANASTA_KINDS),
                   t.opened, t.first_canasta, t.minimum, total]

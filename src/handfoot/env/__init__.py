@@ -24,7 +24,7 @@ import contextlib
 from typing import Any
 
 from ..bots.observation import Layout, encode, layout_for
-from .engine import NUM_ACTIONS, EnvError
+from .indexed import NUM_ACTIONS, EnvError
 
 GYM_IDS = {"handfoot/HandAndFoot-v0": "hand-and-foot", "handfoot/HandKneeFoot-v0": "hand-knee-foot"}
 

@@ -25,7 +25,7 @@ except ImportError as err:  # pragma: no cover - depends on the installation
 from ..bots.observation import layout_for, view_text
 from ..rules import Rules
 from ..views import view
-from . import engine as core
+from . import indexed
 from .encoder import Encoder
 
 NAME = "handfoot_v0"
@@ -46,8 +46,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
                  render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode != "ansi":
-            raise core.EnvError(f"render_mode {render_mode!r}: the environment renders 'ansi'")
-        self.rules = core.make_rules(rules, players, rounds)
+            raise indexed.EnvError(f"render_mode {render_mode!r}: the environment renders 'ansi'")
+        self.rules = indexed.make_rules(rules, players, rounds)
         self.reward_scale = float(reward_scale)
         self.render_mode = render_mode
         self.layout = layout_for(self.rules)
@@ -58,14 +58,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._team = [self.rules.team_of(s) for s in range(n)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         box = spaces.Box(self.layout.low, self.layout.high, dtype=np.float32)
-        mask = spaces.Box(0, 1, shape=(core.NUM_ACTIONS,), dtype=np.int8)
+        mask = spaces.Box(0, 1, shape=(indexed.NUM_ACTIONS,), dtype=np.int8)
         self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask})
                                    for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(core.NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(indexed.NUM_ACTIONS) for a in self.possible_agents}
         self._seeds = random.Random()
         self._next_seed: int | None = None
         self.game_seed: int | None = None
-        self.game = core.new_game(self.rules, 0)
+        self.game = indexed.new_game(self.rules, 0)
         self._legal: list[int] | None = None
         self._paid = False
 
@@ -86,7 +86,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._next_seed = self._seeds.getrandbits(62)
         self.game_seed = self._next_seed
         self._next_seed += 1
-        self.game = core.new_game(self.rules, self.game_seed)
+        self.game = indexed.new_game(self.rules, self.game_seed)
         self._legal = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -100,7 +100,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def legal_indices(self) -> list[int]:
         """The acting seat's legal actions as indices (the mask's ones)."""
         if self._legal is None:
-            self._legal = core.legal_indices(self.game)
+            self._legal = indexed.legal_indices(self.game)
         return self._legal
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -108,9 +108,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         game = self.game
         obs = self._encoder.encode_seat(game, seat)
         if seat == game.actor and not game.over:
-            mask = core.mask_of(self.legal_indices())
+            mask = indexed.mask_of(self.legal_indices())
         else:
-            mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
+            mask = np.zeros(indexed.NUM_ACTIONS, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -119,21 +119,21 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         if action is None:
-            raise core.EnvError(f"{agent} must act: None is only for agents that are done")
+            raise indexed.EnvError(f"{agent} must act: None is only for agents that are done")
         game = self.game
         self._cumulative_rewards[agent] = 0.0
         if self._paid:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._paid = False
-        finished = core.apply_index(game, int(action), self.legal_indices())
+        finished = indexed.apply_index(game, int(action), self.legal_indices())
         self._legal = None
         if finished:
-            after = core.rounds_played(game)
+            after = indexed.rounds_played(game)
             before = after - finished
             self._pay_rounds(before, after)
             if game.over:
                 self.terminations = dict.fromkeys(self.agents, True)
-            elif any(core.round_ended_by(game, r) == "turn_cap" for r in range(before, after)):
+            elif any(indexed.round_ended_by(game, r) == "turn_cap" for r in range(before, after)):
                 self.truncations = dict.fromkeys(self.agents, True)
             # Rewards are paid only here (and are zero on every other step), so only here do
             # they need adding to the cumulative rewards.
@@ -145,7 +145,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         scale = self.reward_scale
         pay = [0.0] * teams
         for r in range(first, stop):
-            totals = core.round_totals(self.game, r)
+            totals = indexed.round_totals(self.game, r)
             whole = sum(totals)
             for t in range(teams):
                 others = (whole - totals[t]) / (teams - 1)
@@ -217,7 +217,7 @@ class OrderEnforced(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         agent = raw.agent_selection
         assert (
             (action is None and (raw.terminations[agent] or raw.truncations[agent]))
-            or (type(action) is int and 0 <= action < core.NUM_ACTIONS)
+            or (type(action) is int and 0 <= action < indexed.NUM_ACTIONS)
             or raw.action_space(agent).contains(action)
         ), "action is not in action space"
         self._has_updated = True

@@ -24,8 +24,8 @@ from ..bots.observation import (
     Vector,
 )
 from ..cards import NUM_KINDS, NUM_SLOTS
+from ..derived import derived_for
 from ..engine import Game
-from ..tables import tables_for
 from ..views import (
     Closed,
     Meld,
@@ -99,7 +99,7 @@ class Encoder:
         self._hot_start = 4 * layout.field("phase").start
         self._hot_stop = 4 * layout.field("pile_taken").stop
         self._hot_runs: list[dict[tuple[Any, ...], bytes]] = [{} for _ in range(p)]
-        self._tables = tables_for(layout.rules)
+        self._derived = derived_for(layout.rules)
         # Packed sub-parts by the identity of the part (kept alive in the entry, so an id is
         # not reused while its entry stands): one packing serves every seat's vector.
         self._known_memo: dict[int, tuple[Any, bytes]] = {}
@@ -297,7 +297,7 @@ class Encoder:
             by_slot[c[0]] += 1
             by_kind[_KIND_INDEX[c[4]]] += 1
         # What the quota still lacks is the engine's answer, not a rule restated here.
-        short = self._tables.quota_missing([c[4] for c in closed])
+        short = self._derived.quota_missing([c[4] for c in closed])
         return self._canastas.pack(*by_slot, *by_kind,
                                    *[short.get(kind, 0) for kind in CANASTA_KINDS])
 

@@ -30,7 +30,7 @@ except ImportError as err:  # pragma: no cover - depends on the installation
                       'pip install "handfoot[rl]"') from None
 
 from ..rules import Rules
-from . import engine as core
+from . import indexed
 from .aec import raw_env
 
 NAME = "handfoot_parallel_v0"
@@ -83,12 +83,12 @@ class parallel_env(ParallelEnv):  # type: ignore[misc]
                                                      dict[str, bool], dict[str, bool],
                                                      dict[str, dict[str, Any]]]:
         if not self.agents:
-            raise core.EnvError("the game is over: call reset()")
+            raise indexed.EnvError("the game is over: call reset()")
         aec = self.aec
         acting = aec.agent_selection
         action = actions.get(acting)
         if action is None:
-            raise core.EnvError(f"{acting} must act now: give its action in the actions")
+            raise indexed.EnvError(f"{acting} must act now: give its action in the actions")
         aec.step(int(action))
         rewards = {a: float(aec.rewards[a]) for a in self.agents}
         terminations = {a: bool(aec.terminations[a]) for a in self.agents}

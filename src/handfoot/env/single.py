@@ -38,7 +38,7 @@ from ..bots.base import Bot, ask
 from ..bots.observation import Vector, layout_for, view_text
 from ..rules import Rules
 from ..views import view
-from . import engine as core
+from . import indexed
 from .encoder import Encoder
 
 SEED_SPACE = 2**62
@@ -58,11 +58,11 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
                  partner: Player | None = None, seat: int = 0, reward_scale: float = 0.001,
                  illegal_reward: float = -0.1, render_mode: str | None = None) -> None:
         if render_mode is not None and render_mode != "ansi":
-            raise core.EnvError(f"render_mode {render_mode!r}: the environment renders 'ansi'")
-        self.rules = core.make_rules(rules, players, rounds)
+            raise indexed.EnvError(f"render_mode {render_mode!r}: the environment renders 'ansi'")
+        self.rules = indexed.make_rules(rules, players, rounds)
         n = self.rules.players
         if not 0 <= seat < n:
-            raise core.EnvError(f"seat {seat}: the table has seats 0 to {n - 1}")
+            raise indexed.EnvError(f"seat {seat}: the table has seats 0 to {n - 1}")
         self.render_mode = render_mode
         self.reward_scale = float(reward_scale)
         self.illegal_reward = float(illegal_reward)
@@ -76,8 +76,8 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
         self._partner = partner
         self.set_opponents(opponents)
         self.observation_space = spaces.Box(self.layout.low, self.layout.high, dtype=np.float32)
-        self.action_space = spaces.Discrete(core.NUM_ACTIONS)  # type: ignore[assignment]
-        self.game = core.new_game(self.rules, 0)
+        self.action_space = spaces.Discrete(indexed.NUM_ACTIONS)  # type: ignore[assignment]
+        self.game = indexed.new_game(self.rules, 0)
         self.game_seed = 0
         self.engine_actions = 0  # actions applied this episode, the bots' included
         self._bots: list[Bot | None] = [None] * n
@@ -97,7 +97,7 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
             make_bot(name)  # a bad name fails here, with the bots' own message
         for player in self.specs:
             if player is not None and not isinstance(player, str) and not callable(player):
-                raise core.EnvError(f"a seat's player is a bot's name or a policy, "
+                raise indexed.EnvError(f"a seat's player is a bot's name or a policy, "
                                     f"not {player!r}")
         if hasattr(self, "_bots"):
             self._bots = [make_bot(spec, seed=self.game_seed * 8 + s)
@@ -112,7 +112,7 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
         are seeded from the game's seed."""
         super().reset(seed=seed)
         self.game_seed = seed if seed is not None else int(self.np_random.integers(SEED_SPACE))
-        self.game = core.new_game(self.rules, self.game_seed)
+        self.game = indexed.new_game(self.rules, self.game_seed)
         self.engine_actions = 0
         self._ended = False
         self._bots = [make_bot(spec, seed=self.game_seed * 8 + s) if isinstance(spec, str)
@@ -123,14 +123,14 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
     def step(self, action: int) -> tuple[Vector, float, bool, bool, dict[str, Any]]:
         game = self.game
         if self._ended or game.over:
-            raise core.EnvError("the episode is over: call reset()")
+            raise indexed.EnvError("the episode is over: call reset()")
         if action not in self._legal:
             # An unmasked agent's illegal choice changes nothing and costs illegal_reward.
             info = self._info()
             info["illegal"] = True
             return self._observe(), self.illegal_reward, False, False, info
-        before = core.rounds_played(game)
-        core.apply_index(game, int(action), self._legal)
+        before = indexed.rounds_played(game)
+        indexed.apply_index(game, int(action), self._legal)
         self.engine_actions += 1
         reward, truncated = self._pay(before)
         if game.over or truncated:
@@ -147,20 +147,20 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
         reward = 0.0
         bots = self._bots
         while not game.over and not self.learner[game.actor]:
-            before = core.rounds_played(game)
+            before = indexed.rounds_played(game)
             bot = bots[game.actor]
             if bot is None:
                 self._policy_plays(game)
             else:
                 game.apply(ask(bot, game))
             self.engine_actions += 1
-            if core.rounds_played(game) != before:
+            if indexed.rounds_played(game) != before:
                 paid, truncated = self._pay(before)
                 reward += paid
                 if truncated:
                     self._legal = []
                     return reward, True
-        self._legal = [] if game.over else core.legal_indices(game)
+        self._legal = [] if game.over else indexed.legal_indices(game)
         return reward, False
 
     def _policy_plays(self, game: Any) -> None:
@@ -168,24 +168,24 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
         actor = game.actor
         policy = self.specs[actor]
         assert callable(policy)
-        legal = core.legal_indices(game)
-        ones = bytearray(core.NUM_ACTIONS)
+        legal = indexed.legal_indices(game)
+        ones = bytearray(indexed.NUM_ACTIONS)
         for i in legal:
             ones[i] = 1
         mask = np.frombuffer(ones, _BOOL)
         action = int(policy(self._encoder.encode_seat(game, actor), mask))
-        core.apply_index(game, action, legal)
+        indexed.apply_index(game, action, legal)
 
     def _pay(self, before: int) -> tuple[float, bool]:
         game = self.game
         reward = 0.0
         truncated = False
         teams = self.rules.teams
-        for r in range(before, core.rounds_played(game)):
-            totals = core.round_totals(game, r)
+        for r in range(before, indexed.rounds_played(game)):
+            totals = indexed.round_totals(game, r)
             others = (sum(totals) - totals[self.team]) / (teams - 1)
             reward += self.reward_scale * (totals[self.team] - others)
-            truncated |= core.round_ended_by(game, r) == "turn_cap" and not game.over
+            truncated |= indexed.round_ended_by(game, r) == "turn_cap" and not game.over
         return reward, truncated
 
     def _observe(self) -> Vector:
@@ -200,7 +200,7 @@ class HandfootEnv(gymnasium.Env[Vector, int]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the learner's acting seat, as booleans over the index."""
         # Ones written into a fresh byte string: NumPy's indexing of a new array costs more.
-        ones = bytearray(core.NUM_ACTIONS)
+        ones = bytearray(indexed.NUM_ACTIONS)
         for i in self._legal:
             ones[i] = 1
         return np.frombuffer(ones, _BOOL)

@@ -44,11 +44,11 @@ except ImportError as err:  # pragma: no cover - depends on the installation
 from ..bots.observation import layout_for
 from ..engine import Game
 from ..rules import Rules
-from . import engine as core
+from . import indexed
 from .encoder import Encoder
 
 SEED_SPACE = 2**62
-_A = core.NUM_ACTIONS
+_A = indexed.NUM_ACTIONS
 _NO_ACTIONS = bytes(_A)
 
 
@@ -60,8 +60,8 @@ class HandfootVectorEnv(VectorEnv):
                  reward_scale: float = 0.001, copy: bool = True,
                  autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP) -> None:
         if num_envs < 1:
-            raise core.EnvError(f"num_envs must be at least 1, not {num_envs}")
-        self.rules = core.make_rules(rules, players, rounds)
+            raise indexed.EnvError(f"num_envs must be at least 1, not {num_envs}")
+        self.rules = indexed.make_rules(rules, players, rounds)
         self.num_envs = n = int(num_envs)
         self.players = p = self.rules.players
         self.reward_scale = float(reward_scale)
@@ -72,13 +72,13 @@ class HandfootVectorEnv(VectorEnv):
         self.layout = layout = layout_for(self.rules)
         self._team = [self.rules.team_of(s) for s in range(p)]
         self.single_observation_space = spaces.Box(layout.low, layout.high, dtype=np.float32)
-        self.single_action_space = spaces.Discrete(core.NUM_ACTIONS)
+        self.single_action_space = spaces.Discrete(indexed.NUM_ACTIONS)
         self.observation_space = gymnasium.vector.utils.batch_space(
             self.single_observation_space, n)
-        self.action_space = spaces.MultiDiscrete(np.full(n, core.NUM_ACTIONS))
+        self.action_space = spaces.MultiDiscrete(np.full(n, indexed.NUM_ACTIONS))
         # The buffers every step writes into.
         self.observations = np.zeros((n, layout.size), dtype=np.float32)
-        self.masks = np.zeros((n, core.NUM_ACTIONS), dtype=np.bool_)
+        self.masks = np.zeros((n, indexed.NUM_ACTIONS), dtype=np.bool_)
         self._mask_bytes = self.masks.view(np.uint8).data.cast("B")
         self.rewards = np.zeros((n, p), dtype=np.float32)
         self.terminations = np.zeros(n, dtype=np.bool_)
@@ -88,7 +88,7 @@ class HandfootVectorEnv(VectorEnv):
         self.final_obs = np.zeros((n, layout.size), dtype=np.float32)
         self.final_mark = np.zeros(n, dtype=np.bool_)
         self._encoders = [Encoder(layout) for _ in range(n)]
-        self.games: list[Game] = [core.new_game(self.rules, 0) for _ in range(n)]
+        self.games: list[Game] = [indexed.new_game(self.rules, 0) for _ in range(n)]
         self._legal: list[list[int]] = [[] for _ in range(n)]
         self._done = np.zeros(n, dtype=np.bool_)
         self._next_seed = [0] * n
@@ -107,7 +107,7 @@ class HandfootVectorEnv(VectorEnv):
         else:
             seeds = [int(s) for s in seed]
             if len(seeds) != n:
-                raise core.EnvError(f"{len(seeds)} seeds for {n} games")
+                raise indexed.EnvError(f"{len(seeds)} seeds for {n} games")
         self.rewards.fill(0.0)
         self.terminations.fill(False)
         self.truncations.fill(False)
@@ -136,16 +136,16 @@ class HandfootVectorEnv(VectorEnv):
                 continue
             game = games[i]
             seat = game.actor
-            finished = core.apply_index(game, int(action), legals[i])
+            finished = indexed.apply_index(game, int(action), legals[i])
             if not finished:
                 self._observe(i)
                 continue
-            after = core.rounds_played(game)
+            after = indexed.rounds_played(game)
             truncated = False
             for r in range(after - finished, after):
-                pay = core.margins(core.round_totals(game, r), self.reward_scale)
+                pay = indexed.margins(indexed.round_totals(game, r), self.reward_scale)
                 rewards[i] += [pay[t] for t in self._team]
-                truncated |= core.round_ended_by(game, r) == "turn_cap"
+                truncated |= indexed.round_ended_by(game, r) == "turn_cap"
             terms[i] = game.over
             truncs[i] = truncated and not game.over
             if not (game.over or truncated):
@@ -175,7 +175,7 @@ class HandfootVectorEnv(VectorEnv):
 
     # ------------------------------------------------------------------ inside
     def _start(self, i: int, seed: int) -> None:
-        self.games[i] = core.new_game(self.rules, seed)
+        self.games[i] = indexed.new_game(self.rules, seed)
         self.game_seeds[i] = seed
         self._next_seed[i] = seed + self.num_envs
         self._done[i] = False
@@ -184,7 +184,7 @@ class HandfootVectorEnv(VectorEnv):
     def _observe(self, i: int) -> None:
         game = self.games[i]
         seat = game.actor
-        legal = self._legal[i] = core.legal_indices(game)
+        legal = self._legal[i] = indexed.legal_indices(game)
         self.observations[i] = self._encoders[i].encode_seat(game, seat)
         # The mask's row written as bytes: NumPy's indexing of a small row costs more.
         ones = bytearray(_A)

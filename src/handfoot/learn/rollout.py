@@ -27,7 +27,7 @@ from ..bots.observation import layout_for
 from ..cards import NUM_KINDS
 from ..engine import Game
 from ..env.encoder import Encoder
-from ..env.engine import NUM_ACTIONS, apply_index, index_of, legal_indices
+from ..env.indexed import NUM_ACTIONS, apply_index, index_of, legal_indices
 from ..presets import preset
 from ..rules import Rules
 

@@ -36,7 +36,7 @@ import numpy as np
 import torch
 
 from ..bots.observation import layout_for
-from ..env.engine import NUM_ACTIONS
+from ..env.indexed import NUM_ACTIONS
 from . import model as model_mod
 from .rollout import Task, privileged_size, run_task, table_rules, value_scale
 

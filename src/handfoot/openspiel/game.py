@@ -12,7 +12,7 @@ import pyspiel
 from ..actions import ATOMIC_ACTIONS, Discard, PickUpPile, TakeOnto, TakePile
 from ..bots.observation import layout_for
 from ..engine import Game
-from ..env import engine as core
+from ..env import indexed
 from ..rules import Rules
 from ..views import sample_world, view
 
@@ -63,7 +63,7 @@ _TAKES = frozenset(i for i, a in enumerate(ATOMIC_ACTIONS)
                    if isinstance(a, TakePile | TakeOnto | PickUpPile))
 HISTORY_PER_SEAT = 16
 def rules_from_params(params: dict[str, Any]) -> Rules:
-    rules = core.make_rules(str(params["preset"]), int(params["players"]),
+    rules = indexed.make_rules(str(params["preset"]), int(params["players"]),
                             int(params["rounds"]) or None)
     if int(params["turn_cap"]):
         rules = rules.replace(turn_cap=int(params["turn_cap"]))
@@ -165,7 +165,7 @@ class HandfootState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         if self.game is None or self.game.over or player != self.game.actor:
             return []
-        return sorted(core.legal_indices(self.game))
+        return sorted(indexed.legal_indices(self.game))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         p = 1.0 / self.spec.deals
@@ -174,15 +174,15 @@ class HandfootState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         action = int(action)
         if self.game is None:
-            self.game = core.new_game(self.spec.rules, self.spec.seed_base + action)
+            self.game = indexed.new_game(self.spec.rules, self.spec.seed_base + action)
             return
         game = self.game
         seat = game.actor
-        before = core.rounds_played(game)
-        finished = core.apply_index(game, action, core.legal_indices(game))
+        before = indexed.rounds_played(game)
+        finished = indexed.apply_index(game, action, indexed.legal_indices(game))
         self.actions.append(action)
         if finished:
-            self._pay(before, core.rounds_played(game))
+            self._pay(before, indexed.rounds_played(game))
             self.history = [[0] * HISTORY_PER_SEAT for _ in self.history]
             return
         if any(self._rewards):
@@ -197,8 +197,8 @@ class HandfootState(pyspiel.State):  # type: ignore[misc]
         rules = self.spec.rules
         pay = [0.0] * rules.teams
         for r in range(first, stop):
-            totals = core.round_totals(self.game, r)  # type: ignore[arg-type]
-            paid = (core.margins(totals, 1.0 / POINTS) if self.spec.margin
+            totals = indexed.round_totals(self.game, r)  # type: ignore[arg-type]
+            paid = (indexed.margins(totals, 1.0 / POINTS) if self.spec.margin
                     else [t / POINTS for t in totals])
             pay = [a + b for a, b in zip(pay, paid, strict=True)]
         self._rewards = [pay[rules.team_of(s)] for s in range(rules.players)]

@@ -14,8 +14,8 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from handfoot.cards import KIND_TOKENS, NATURAL_RANKS, CardError, parse_kind, plural
+from handfoot.derived import derived_for
 from handfoot.rules import Rules
-from handfoot.tables import tables_for
 
 # Melded cards counted by value group: the groups a score sheet uses, with their card tokens.
 VALUE_GROUPS: dict[str, tuple[str, ...]] = {
@@ -58,8 +58,8 @@ class Shoe:
     def dirty_naturals(self) -> int:
         """The natural cards a dirty canasta holds at the least: as many wild cards as the
         rules let a canasta hold, at least one."""
-        t = tables_for(self.rules)
-        return max(self.rules.naturals_before_wild, self.size - max(1, t.max_wild_at_canasta))
+        derived = derived_for(self.rules)
+        return max(self.rules.naturals_before_wild, self.size - max(1, derived.max_wild_at_canasta))
 
     @cached_property
     def round_points(self) -> int:

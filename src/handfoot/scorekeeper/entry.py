@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from handfoot.cards import KIND_TOKENS, NATURAL_RANKS, CardError, agree, parse_kind, plural
+from handfoot.derived import derived_for
 from handfoot.rules import Rules
 from handfoot.scoring import Tally
-from handfoot.tables import tables_for
 
 from . import ScoreError
 from .bounds import VALUE_GROUPS, Shoe, shoe_of
@@ -444,9 +444,9 @@ def tally(rules: Rules, entry: Mapping[str, Any]) -> Tally:
 def canasta_minimum(rules: Rules, key: str) -> int:
     """The fewest card points a canasta of this entry can hold: canasta_size cards of the
     cheapest make-up the meld rules allow."""
-    t = tables_for(rules)
+    derived = derived_for(rules)
     size = rules.canasta_size
-    values = t.values
+    values = derived.values
     wild = min(values[11], values[12])
     kind = kind_of(key)
     if kind == "wild":
@@ -455,7 +455,7 @@ def canasta_minimum(rules: Rules, key: str) -> int:
         ranks = [parse_kind(key.split()[1][:-1])] if " " in key else list(NATURAL_RANKS)
         options = [(size - w) * values[r] + w * wild
                    for r in ranks for w in range(1, size)
-                   if r not in rules.no_wild_ranks and t.fits(r, size - w, w)]
+                   if r not in rules.no_wild_ranks and derived.fits(r, size - w, w)]
         return min(options, default=0)
     rank_kinds = rules.rank_kinds
     if kind != "clean" and kind in rank_kinds.values():
@@ -479,7 +479,7 @@ def problems(rules: Rules, seating: Seating, entries: Sequence[Mapping[str, Any]
     """Everything in a round's entries (one per team) that the rules do not allow, in plain
     words; an empty list when the round can be scored."""
     out: list[str] = []
-    t = tables_for(rules)
+    derived = derived_for(rules)
     bonus = dict(rules.canasta_bonus)
     step = math.gcd(*rules.card_values) or 1
     shoe_threes = 2 * rules.decks
@@ -496,10 +496,10 @@ def problems(rules: Rules, seating: Seating, entries: Sequence[Mapping[str, Any]
                     out.append(f"{who}: canastas.{key}: {key[6:]} take no wild cards under "
                                "these rules (no_wild_ranks), so a canasta of them is never "
                                "dirty")
-                elif t.max_wild_at_canasta == 0:
+                elif derived.max_wild_at_canasta == 0:
                     out.append(f"{who}: canastas.{key}: a canasta can hold no wild card under "
                                "these rules, so none is dirty")
-            elif kind == "dirty" and t.max_wild_at_canasta == 0:
+            elif kind == "dirty" and derived.max_wild_at_canasta == 0:
                 out.append(f"{who}: canastas.dirty: a canasta can hold no wild card under "
                            "these rules, so none is dirty")
             elif kind not in ("clean", "dirty", "wild") and not key.startswith("clean ") \
@@ -543,7 +543,7 @@ def problems(rules: Rules, seating: Seating, entries: Sequence[Mapping[str, Any]
                            f"the entry has {', '.join(held)}")
             kinds = canasta_kinds(rules, entry)
             flat = [kind for kind, n in kinds.items() for _ in range(n)]
-            if not t.quota_met(flat):
+            if not derived.quota_met(flat):
                 out.append(f"{who}: went out without the canastas needed to go out: these "
                            f"rules ask for {_kinds_text(dict(rules.quota))}; the team has "
                            f"{_kinds_text(kinds)} (rule 8.1)")

@@ -12,10 +12,10 @@ from typing import Any, TypeVar, cast
 from handfoot.actions import Action, Add, LayDown, Start
 from handfoot.cards import JOKER, TWO, WILD_SLOT
 from handfoot.clauses import CLAUSES
+from handfoot.derived import derived_for
 from handfoot.engine import Game
 from handfoot.pile import pile_status
 from handfoot.scoring import winners
-from handfoot.tables import tables_for
 from handfoot.views import view
 
 from . import protocol as p
@@ -89,7 +89,7 @@ def quota_missing(game: Game) -> list[dict[str, int]]:
 def meld_points(game: Game, action: Action) -> int:
     """The card points a meld step or lay-down puts down (what counts toward an opening), by
     the rules' card values."""
-    values = tables_for(game.rules).values
+    values = derived_for(game.rules).values
     if isinstance(action, Add):
         return int(values[action.kind])
     if isinstance(action, Start):

@@ -294,7 +294,7 @@ def validation_text(where: str, err: ValidationError) -> str:
 # The copy that answers a client's message also carries ``reply_to`` (its id), put second by
 # messages.reply (an update's: after the fields below); an update's ``events`` are written
 # once for every reader as JSON text and appended last (messages.dumps_with).  The view, the
-# rules and the events are the core's own mappings (views.py, rules.py, server/words.py).
+# rules and the events are the core's own mappings (views.py, rules.py, server/updates.py).
 ReplyTo = str | int | None  # a client message's id, answered as ``reply_to``
 TableStatus = Literal["lobby", "playing", "over"]
 LOBBY: TableStatus = "lobby"

@@ -47,8 +47,7 @@ from .seats import BOT, OPEN, PERSON, Client, Seat, clean_text
 from .stats import Stats
 from .storage import ActionRow, Storage, StoredTable, TurnRow
 from .tokens import matches
-from .updates import Entry, LogItem, log_lines, undo_words, words
-from .words import event_mapping
+from .updates import Entry, LogItem, event_mapping, log_lines, undo_words, words
 
 log = logging.getLogger("handfoot.server")
 

@@ -1,17 +1,22 @@
 """Updates as clients read them: one applied action (or undo) with its events, kept for
-reconnecting clients and the log, its words made for each reader."""
+reconnecting clients and the log, its words made for each reader.
+
+An event on the wire is its own wire form (``Event.wire()``, named as docs/PROTOCOL.md names
+them) with a line in words.  Every event the engine reports is public: hidden cards are only
+ever counted in it.  The words are the engine's own (``handfoot.narrate.describe``), in the
+second person for the seat they go to ("You draw 2 cards")."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from handfoot.events import Drew, Event
-from handfoot.narrate import drawn_text, merge_melds
+from handfoot.narrate import describe, drawn_text, merge_melds
 
 from .protocol import CatchUpEntry
-from .words import event_text
 
 Lines = tuple[str, ...]
 
@@ -41,6 +46,12 @@ class Entry:
                 "log": self.log(reader)}
 
 
+def event_mapping(event: Event, names: list[str]) -> dict[str, Any]:
+    """The event on the wire, for everyone: its text names every seat in the third person."""
+    return {"name": event.name, "seat": event.seat, "text": describe(event, names) or "",
+            **event.wire()}
+
+
 BOT_FOR_YOU = "Bot (for you)"
 
 
@@ -55,7 +66,7 @@ def words(raw: list[Event], names: list[str], hands: Hands | None = None,
     played for its gone person, whose own words name the bot ("Bot (for you) draws 2
     cards")."""
     raw = merge_melds(raw)
-    public = tuple(line for e in raw if (line := event_text(e, names)))
+    public = tuple(line for e in raw if (line := describe(e, names)))
     out = []
     for reader in range(len(names)):
         mine = []
@@ -66,9 +77,9 @@ def words(raw: list[Event], names: list[str], hands: Hands | None = None,
                 mine.append(drawn_text(e, *hands, bot_names, -1) if reader == for_you
                             else drawn_text(e, *hands, names, reader))
             elif reader == for_you:
-                if line := event_text(e, bot_names):
+                if line := describe(e, bot_names):
                     mine.append(line)
-            elif line := event_text(e, names, reader):
+            elif line := describe(e, names, reader):
                 mine.append(line)
         lines = tuple(mine)
         out.append(public if lines == public else lines)

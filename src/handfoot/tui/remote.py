@@ -51,13 +51,13 @@ from ..events import (
     UpcardTurned,
     WentOut,
 )
+from ..narrate import YOU
 from ..rules import Rules
 from ..server.client import ClientError, Closed, Message, TableClient
 from ..server.protocol import CHAT_LENGTH
 from ..state import Phase, RoundEnd
 from ..views import SeatView
 from .table import News, StagedCheck, Table
-from .words import YOU
 
 RETRY_EVERY = 30.0  # seconds between tries once the quick ones after a drop have failed
 

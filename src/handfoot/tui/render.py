@@ -27,12 +27,11 @@ from ..cards import (
     plural,
     slot_token,
 )
-from ..narrate import ending_words, meld_text
+from ..derived import derived_for
+from ..narrate import YOU, ending_words, meld_text
 from ..rulebook import decks_words
 from ..scoring import winners
-from ..tables import tables_for
 from .table import Table
-from .words import YOU
 
 PHASE_WORDS = {
     "draw": "draw (s) or take the pile (p)",
@@ -288,7 +287,7 @@ def seat_lines(s: Table, width: int) -> list[str]:
 # ---------------------------------------------------------------------- melds
 def _meld_bits(s: Table, team: int) -> list[Bit]:
     v = s.view()
-    t = tables_for(v.rules)
+    derived = derived_for(v.rules)
     info = v.teams[team]
     mine = team == v.team
     bits: list[Bit] = []
@@ -318,7 +317,7 @@ def _meld_bits(s: Table, team: int) -> list[Bit]:
             text, colour = f"{slot_token(slot)}:{n}" + (f"+{wild}" if wild else ""), \
                 "yellow" if wild else "green"
         style = colour
-        if size >= t.canasta - 1:
+        if size >= derived.canasta - 1:
             style = f"b {colour}"  # one card from a canasta
         if (team, slot) in s.recent:
             style += " reverse"
@@ -403,7 +402,7 @@ def quota_lines(s: Table, width: int) -> list[str]:
         colour = "green" if total >= info.minimum else "yellow"
         bits.append(Bit(f"· your opening {total}/{info.minimum}",
                         f"· your opening [{colour}]{total}[/]/{info.minimum}"))
-    bits.append(bit(f"· canasta {tables_for(v.rules).canasta} cards"))
+    bits.append(bit(f"· canasta {derived_for(v.rules).canasta} cards"))
     return wrap(bit("To go out:"), bits, width, indent=2)
 
 
@@ -596,9 +595,9 @@ def full_table_text(s: Table) -> str:
     of every team with its cards, and the scores of every round."""
     v = s.view()
     rules = v.rules
-    t = tables_for(rules)
+    derived = derived_for(rules)
     lines = [f"[b]{escape(rules.name)}[/b], {decks_words(rules.decks)}, "
-             f"{rules.players} players · canasta {t.canasta} cards"]
+             f"{rules.players} players · canasta {derived.canasta} cards"]
     lines.append("")
     me = v.team
     for team in [me] + [x for x in range(rules.teams) if x != me]:
@@ -614,7 +613,7 @@ def full_table_text(s: Table) -> str:
             if n + tw + j:
                 mark = "wild" if slot == WILD_SLOT else ("dirty" if tw + j else "clean")
                 lines.append(f"  {slot_token(slot)}: {meld_text(slot, n, tw, j)} "
-                             f"({mark}, {n + tw + j}/{t.canasta})")
+                             f"({mark}, {n + tw + j}/{derived.canasta})")
         if not info.closed and not any(sum(m) for m in info.melds):
             lines.append("  no melds")
     if v.results:

@@ -26,6 +26,7 @@ from ..cards import (
     plural,
 )
 from ..clauses import CLAUSES
+from ..derived import derived_for
 from ..engine import Game
 from ..errors import HandfootError
 from ..events import (
@@ -33,15 +34,13 @@ from ..events import (
     Refusal,
     RoundDealt,
 )
-from ..narrate import describe
+from ..narrate import YOU, describe
 from ..pile import pile_status
 from ..record import Record, record_to_json, replay
 from ..rules import Rules
-from ..tables import tables_for
 from ..undo import TurnUndo
 from ..views import SeatView, view
 from .table import Log, Table, add_staged
-from .words import seat_names
 
 __all__ = ["DEFAULT_BOT", "HUMAN_NAME", "Log", "PlayError", "Session", "add_staged",
            "refusal_text", "write_atomic"]
@@ -51,6 +50,19 @@ HUMAN_NAME = "you"
 # (docs/BOTS.md), a few hundredths of a second a decision on average (under half a second at
 # most), and a fixed number of worlds, so the same seed replays the same game.
 DEFAULT_BOT = "search"
+
+
+def seat_names(rules: Rules, human: int) -> list[str]:
+    """``You``, ``Partner 2``, ``Opp 1``: short enough for a narrow terminal."""
+    names = []
+    for seat in range(rules.players):
+        if seat == human:
+            names.append(YOU)
+        elif rules.team_of(seat) == rules.team_of(human):
+            names.append(f"Partner {seat}")
+        else:
+            names.append(f"Opp {seat}")
+    return names
 
 
 def _draw_hands(record: Record, human: int, last: int) -> list[_Hands]:
@@ -266,7 +278,7 @@ class Session(Table):
         return hint_words(self.game, self.human)[1]
 
     def staged_points(self) -> int:
-        values = tables_for(self.rules).values
+        values = derived_for(self.rules).values
         return sum((p.naturals * values[p.slot] if p.slot != WILD_SLOT else 0)
                    + p.twos * values[TWO] + p.jokers * values[JOKER] for p in self.staged)
 

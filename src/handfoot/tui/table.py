@@ -46,10 +46,9 @@ from ..events import (
     RoundEnded,
     TurnBegan,
 )
-from ..narrate import describe, drawn_text, meld_text, merge_melds
+from ..narrate import YOU, describe, drawn_text, meld_text, merge_melds
 from ..rules import Rules
 from ..views import SeatView
-from .words import YOU
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ import { Game } from "./game.js";
 import * as coach from "./coach.js";
 import { holdText, sinceTable } from "./countdown.js";
 import { paceWords, turnWords } from "./pace.js";
-import { fitHand, installTable } from "./layout.js";
+import { fitHand, installTable, needsStacks, placeSeatPanel, seatOpen, toggleSeat } from "./layout.js";
 import { noticeChanges } from "./anim.js";
 
 export const PHASE_WORDS = {
@@ -24,7 +24,8 @@ export const PHASE_WORDS = {
 // a big pip, a word for wild cards and threes), never an image.  ``index`` picks the display
 // suit (cards.js: displaySuit).  The drawing sits in .cf so a card in the hand can be a
 // narrow slot (the part not covered by the next card) while its face keeps its full size.
-export function cardFace(token, extra = {}) {
+// ``badge``: drawn on the face too (a stack's count).
+export function cardFace(token, extra = {}, badge = null) {
   const { tag = "span", label, class: more = "", index = 0, ...attrs } = extra;
   const suit = displaySuit(token, index);
   const word = mark(token);
@@ -44,7 +45,8 @@ export function cardFace(token, extra = {}) {
     corner("tl"),
     h("span", { class: "pip" }, token === "JK" ? "★" : sign),
     word ? h("span", { class: "mark" }, word) : null,
-    corner("br")));
+    corner("br"),
+    badge));
 }
 
 export function seatLabel(g, seat) {
@@ -170,19 +172,32 @@ function seatItem(g, seat) {
     // countdown.js redraws the seconds every second (data-hold-seat).
     badges.push(h("span", { class: "badge away", dataset: { holdSeat: String(seat) } }, holdText(t)));
   }
+  // The tile is a button: a tap (or Enter) opens a small panel under it with everything the
+  // tile may have cut short (the whole name, every fact), as a tooltip does for a mouse.
+  const open = seatOpen(seat);
+  const full = facts.map((f) => f.textContent);
   return h("li", {
-    title: facts.map((f) => f.textContent).join(" · "),
-    class: "seat" + (turn ? " turn" : "") + (seat === g.seat ? " me" : "")
+    class: "seat" + (turn ? " turn" : "") + (seat === g.seat ? " me" : "") + (open ? " open" : "")
       + ` team-${g.team(seat)}` + (g.seat !== null && g.team(seat) === g.team(g.seat) ? " ours" : ""),
     dataset: { seat: String(seat) },
   },
-  h("p", { class: "seat-name" },
+  h("button", {
+    type: "button", class: "seat-tile", title: full.join(" · "),
+    "aria-expanded": open ? "true" : "false", "aria-controls": open ? `seat-more-${seat}` : null,
+    dataset: { fid: `seat-${seat}` },
+    onclick: () => toggleSeat(seat, g),
+  },
+  h("span", { class: "seat-name" },
     turn ? h("span", { class: "marker", "aria-hidden": "true" }, "▶ ") : null,
     h("strong", {}, seatLabel(g, seat)),
     h("span", { class: "team" }, ` · ${teamLetter(g.team(seat))}`),
     turn ? h("span", { class: "sr-only" }, " (to play)") : null,
     badges),
-  h("p", { class: "seat-facts" }, facts));
+  h("span", { class: "seat-facts" }, facts)),
+  open ? h("div", { class: "seat-more", id: `seat-more-${seat}` },
+    h("p", {}, h("strong", {}, seatLabel(g, seat)), ` · team ${teamLetter(g.team(seat))}`,
+      t.occupant === "bot" ? " · bot" : ""),
+    h("ul", {}, full.map((text) => h("li", {}, text)))) : null);
 }
 
 function seatsPanel(g) {
@@ -352,8 +367,11 @@ function groupsOf(g, sort) {
 }
 
 // The whole hand in one strip of overlapping cards (layout.js decides how much each card shows
-// and whether a second row is needed), naturals first, then wild cards, then threes.
-function handPanel(g, settings, onSort) {
+// and whether a second row is needed), naturals first, then wild cards, then threes.  A hand
+// too big for the screen at a finger's width a card (layout.js: needsStacks) shows each kind
+// once, as a stack with its count ("K ×3"): a tap picks one card of it, and the picked cards
+// of a kind rise as a stack of their own, where a tap puts one back.
+function handPanel(g, settings, onSort, stacked = false) {
   const v = g.view;
   if (g.seat === null) {
     return h("section", { class: "panel hand", "aria-label": "Hands (hidden)" }, h("p", {}, "You are watching: players' hands stay hidden."));
@@ -367,15 +385,35 @@ function handPanel(g, settings, onSort) {
     for (const t of grp.tokens) {
       const shown = g.available(t) + (g.picked[t] || 0);
       const picked = g.picked[t] || 0;
+      const can = playable.has(t) ? ", can be melded now" : "";
+      const part = seen && grp.name !== "naturals" && grp.tokens[0] === t ? " part" : "";
+      if (stacked) {
+        // At most two stacks of a kind: the picked cards, then the rest.
+        const stacks = [[picked, true], [shown - picked, false]].filter(([n]) => n > 0);
+        stacks.forEach(([n, isPicked], i) => {
+          buttons.push(cardFace(t, {
+            tag: "button",
+            type: "button",
+            index: isPicked ? 0 : picked,
+            class: "in-hand stack" + (n > 1 ? " many" : "") + (isPicked ? " picked" : "") + (playable.has(t) ? " playable" : "") + (i === 0 ? " first" + part : ""),
+            "aria-pressed": isPicked ? "true" : "false",
+            label: `${cardNames(t, n)}${isPicked ? ", picked" : ""}${can}`,
+            dataset: { card: t, count: String(n), fid: `card-${t}-${isPicked ? "picked" : "rest"}` },
+            onclick: () => onCard(g, t, isPicked),
+          }, n > 1 ? h("span", { class: "count-badge", "aria-hidden": "true" }, `×${n}`) : null));
+        });
+        seen += shown;
+        continue;
+      }
       for (let i = 0; i < shown; i++) {
         const isPicked = i < picked;
         buttons.push(cardFace(t, {
           tag: "button",
           type: "button",
           index: i,
-          class: "in-hand" + (isPicked ? " picked" : "") + (playable.has(t) ? " playable" : "") + (i === 0 ? " first" : "") + (i === 0 && seen && grp.name !== "naturals" && grp.tokens[0] === t ? " part" : ""),
+          class: "in-hand" + (isPicked ? " picked" : "") + (playable.has(t) ? " playable" : "") + (i === 0 ? " first" + part : ""),
           "aria-pressed": isPicked ? "true" : "false",
-          label: `${cardName(t)}, ${i + 1} of ${shown}${isPicked ? ", picked" : ""}${playable.has(t) ? ", can be melded now" : ""}`,
+          label: `${cardName(t)}, ${i + 1} of ${shown}${isPicked ? ", picked" : ""}${can}`,
           dataset: { card: t, fid: `card-${t}-${i}` },
           onclick: () => onCard(g, t, isPicked),
         }));
@@ -393,7 +431,11 @@ function handPanel(g, settings, onSort) {
       h("h2", { id: "hand-h" }, `Your ${where}: ${plural(total(g.hand), "card")}`),
       h("span", { class: "waiting" }, waiting.length ? `then ${waiting.join(", ")}` : "last packet"),
       h("label", { class: "sort" }, h("span", { class: "sort-word" }, "Sort"), sortSelect)),
-    buttons.length ? h("div", { class: "hand-cards", role: "group", "aria-label": "Your cards" }, buttons) : h("p", {}, "No cards in hand."));
+    buttons.length ? h("div", {
+      class: "hand-cards" + (stacked ? " stacked" : ""), role: "group",
+      "aria-label": stacked ? "Your cards, equal cards stacked" : "Your cards",
+      dataset: { total: String(seen) },
+    }, buttons) : h("p", {}, "No cards in hand."));
 }
 
 function onCard(g, token, isPicked) {
@@ -512,6 +554,8 @@ function scoresPanel(g) {
     h("table", {}, h("thead", {}, head), h("tbody", {}, rows, totals)));
 }
 
+let handStacked = false;
+
 export function renderGame(root, g, settings, handlers) {
   if (!g.view) return;
   const message = g.message ? h("p", { class: "message", id: "message" }, g.message) : h("p", { class: "message empty", id: "message" });
@@ -531,17 +575,26 @@ export function renderGame(root, g, settings, handlers) {
     installTable(main, () => g);
   }
   fill(byId("status"), roundLine(g), turnLine(g), message);
-  fill(byId("play-area"),
+  const area = () => fill(byId("play-area"),
     seatsPanel(g),
     pilePanel(g),
-    handPanel(g, settings, handlers.onSort),
+    handPanel(g, settings, handlers.onSort, handStacked),
     stagePanel(g),
     coach.coachPanel(g),
     actionBar(g),
     meldsPanel(g));
+  area();
   fill(byId("scores"), scoresPanel(g));
-  const cards = main.querySelector(".hand-cards");
+  let cards = main.querySelector(".hand-cards");
+  // One card a button while they fit at a finger's width; stacks of equal cards past that.
+  // The choice is kept, so a hand is drawn twice only when it crosses the line.
+  if (cards && needsStacks(cards) !== handStacked) {
+    handStacked = !handStacked;
+    area();
+    cards = main.querySelector(".hand-cards");
+  }
   if (cards) fitHand(cards);
+  placeSeatPanel(main);
   noticeChanges(main, g);
   renderLog(g);
   handlers.renderChat(byId("chat"));

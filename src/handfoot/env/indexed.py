@@ -1,4 +1,4 @@
-"""The environment's contact with the engine: games, the action index, masks, round results.
+"""The game played by action index: rules and games, the index, masks, round results.
 
 Everything the environments ask of the game besides views goes through here, so a change in the
 core's API is met in one place.  The mask is the engine's legal list mapped through the fixed

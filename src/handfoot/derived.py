@@ -9,7 +9,10 @@ from .cards import BLACK_THREE, KIND_TOKENS, NUM_KINDS, NUM_SLOTS, RED_THREE, WI
 from .rules import UNLIMITED, Rules
 
 
-class Tables:
+class Derived:
+    """What a rules object fixes for the whole game, worked out once: the engine reads it as
+    ``g.derived`` in its inner loop instead of asking the rules again."""
+
     __slots__ = (
         "_fits",
         "book",
@@ -215,6 +218,7 @@ def slot_name(slot: int) -> str:
 
 
 @lru_cache(maxsize=64)
-def tables_for(rules: Rules) -> Tables:
-    return Tables(rules)
+def derived_for(rules: Rules) -> Derived:
+    """The facts derived from ``rules`` (one object per rules object, kept)."""
+    return Derived(rules)
 
