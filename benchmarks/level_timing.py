@@ -14,7 +14,7 @@ buys what it would on an idle core and the CPU figures are what an idle core wou
 
 ``--what hint`` times ``bots.hint.hint`` (the hint a person asks for) at the seats' positions
 with a choice, and ``--what review`` times the replay review of a whole game
-(``server.review``) per seat.
+(``server.review``: each turn weighed by the expert in ``--worlds`` worlds) per seat.
 
     PYTHONPATH=src python benchmarks/level_timing.py --levels strong expert --rounds 10
     PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot/4 \\
@@ -22,8 +22,7 @@ with a choice, and ``--what review`` times the replay review of a whole game
         --levels casual strong expert:ms=30 expert:ms=50 expert --rounds 4
     PYTHONPATH=src python benchmarks/level_timing.py --what hint --tables hand-and-foot/4 \\
         hand-and-foot/2 --rounds 4
-    PYTHONPATH=src python benchmarks/level_timing.py --what review --levels casual strong \\
-        --games 2
+    PYTHONPATH=src python benchmarks/level_timing.py --what review --worlds 8 16 32
 """
 
 from __future__ import annotations
@@ -107,14 +106,11 @@ def hints(rules: Rules, rounds: int, seed: int) -> tuple[list[float], list[float
     return cpu, wall, hinter(rules)[1]
 
 
-def reviews(level: str, rules: Rules, games: int, seed: int) -> list[tuple[float, float, int]]:
-    """CPU and wall seconds of reviewing one seat's whole game, and its decisions, for every
-    seat of ``games`` casual games.  ``casual`` and ``strong`` review as ``server.review``
-    does (the heuristic's scores, the network's); any other level (``expert:ms=N``) is timed
-    choosing at each of the seat's decisions, what a review by it would cost at the least."""
+def reviews(rules: Rules, games: int, seed: int, worlds: int) -> list[tuple[float, float, int]]:
+    """CPU and wall seconds of ``server.review`` (each turn weighed by the expert in
+    ``worlds`` worlds, each decision marked by the strong bot) of one seat's whole game, and
+    its turns reviewed, for every seat of ``games`` casual games."""
     from handfoot.bots.base import play
-    from handfoot.bots.heuristic import HeuristicBot
-    from handfoot.bots.levels import NetworkRanker, model_for
     from handfoot.record import Record, replay
     from handfoot.server.review import review
 
@@ -126,21 +122,7 @@ def reviews(level: str, rules: Rules, games: int, seed: int) -> list[tuple[float
         outcome = replay(record)
         for seat in range(rules.players):
             start, start_cpu = time.perf_counter(), time.process_time()
-            if level in ("casual", "strong"):
-                model = model_for(rules)
-                judge = (NetworkRanker(model) if level == "strong" and model is not None
-                         else HeuristicBot(seed=0))
-                count = len(review(record, outcome, seat, judge)["decisions"])
-            else:
-                bot = make_bot(level, seed=0)
-                replayed, count = record.new_game(), 0
-                for played in outcome.steps:
-                    if played.seat == seat:
-                        legal = replayed.legal_actions()
-                        if len(legal) > 1:
-                            bot.choose(view(replayed, seat), legal)
-                            count += 1
-                    replayed.apply(played.action)
+            count = len(review(record, outcome, seat, worlds=worlds)["turns"])
             out.append((time.process_time() - start_cpu, time.perf_counter() - start, count))
     return out
 
@@ -155,6 +137,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--games", type=int, default=1, help="whole games, for --what review")
+    parser.add_argument("--worlds", type=int, nargs="+", default=[16],
+                        help="the review's worlds a turn, for --what review")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget-clock", choices=("cpu", "wall"), default="cpu")
     args = parser.parse_args()
@@ -178,15 +162,15 @@ def main() -> None:
                   f"| {max(cpu) * 1000:.2f} ms | {q(wall, .99):.2f} ms |", flush=True)
         return
     if args.what == "review":
-        print("| table | reviewer | seat-games | decisions a seat | CPU a seat (mean, max) "
+        print("| table | worlds a turn | seat-games | turns a seat | CPU a seat (mean, max) "
               "| wall a seat (max) |")
-        print("|---|---|---:|---:|---:|---:|")
+        print("|---|---:|---:|---:|---:|---:|")
         for spec in tables:
             rules = table_rules(spec, rounds=None)
-            for level in args.levels:
-                runs = reviews(level, rules, args.games, args.seed)
+            for worlds in args.worlds:
+                runs = reviews(rules, args.games, args.seed, worlds)
                 n = len(runs)
-                print(f"| {spec} | {level} | {n} | {sum(r[2] for r in runs) / n:.0f} | "
+                print(f"| {spec} | {worlds} | {n} | {sum(r[2] for r in runs) / n:.0f} | "
                       f"{sum(r[0] for r in runs) / n:.2f} s, {max(r[0] for r in runs):.2f} s "
                       f"| {max(r[1] for r in runs):.2f} s |", flush=True)
         return

@@ -161,16 +161,28 @@ def test_the_review_of_a_seat(server: Server, finished: dict[str, Any]) -> None:
     table = finished["table"]
     status, data = get(server, f"/api/tables/{table}/review?game=1&seat=0")
     assert status == 200, data
-    # hand-and-foot with four players has a shipped model: the strong bot reviews.
-    assert data["reviewer"] == "strong" and data["seat"] == 0
-    assert data["compared_with"] == "compared with the strong bot"
+    # Each turn weighed by the expert (hand-and-foot with four players has a shipped model:
+    # the network's value), the turns that lost most first.
+    assert data["reviewer"] == "expert" and data["seat"] == 0
+    assert data["compared_with"] == "compared with the expert"
+    assert data["worlds"] == 32 and "network's value" in data["valued_by"]
+    turns = {t["step"]: t for t in data["turns"]}
+    losing = [t for t in turns.values() if t["lost"] > 0]
+    assert losing and data["turns_lost"] == len(losing)
+    assert data["lost"] == sum(t["lost"] for t in losing)
+    assert 1 <= len(data["biggest"]) <= 3
+    lost = [turns[s]["lost"] for s in data["biggest"]]
+    assert lost == sorted(lost, reverse=True) and lost[0] == max(t["lost"] for t in losing)
+    for t in losing:
+        assert t["played"] and t["best"] and t["says"] and "\n" not in t["says"]
+        assert t["why"].startswith("the expert expects") and not t["agrees"]
+    # The same review again: kept, and the same.
+    assert get(server, f"/api/tables/{table}/review?game=1&seat=0") == (status, data)
+    # Each decision marked by the strong bot.
+    assert data["moves_by"] == "strong"
+    assert data["moves_compared_with"] == "compared with the strong bot"
     diffs = [d for d in data["decisions"] if d["differs"]]
     assert diffs and data["differences"] == len(diffs)
-    assert 1 <= len(data["biggest"]) <= 3
-    gaps = {d["step"]: d["gap"] for d in diffs}
-    biggest = [gaps[s] for s in data["biggest"]]
-    assert biggest == sorted(biggest, reverse=True)
-    assert biggest[0] == max(gaps.values())
     for d in diffs:
         assert d["says"] and "\n" not in d["says"] and d["why"].startswith("the strong bot")
         assert 0 < d["gap"] <= 100  # percentage points of the policy's weight
@@ -297,11 +309,14 @@ def test_the_manifest_the_icons_and_the_worker(server: Server) -> None:
 
 
 # ====================================================================== the reviewer
-@pytest.mark.parametrize(("players", "by", "unit"), [(4, "strong", "%"), (2, "heuristic", "")])
+@pytest.mark.parametrize(("players", "by", "unit", "how"),
+                         [(4, "strong", "%", "network's value"),
+                          (2, "heuristic", "", "linear evaluation")])
 def test_the_review_names_the_strongest_bot_the_table_allows(players: int, by: str,
-                                                             unit: str) -> None:
-    """The network where a model fits the game's table, the heuristic where none does (two
-    players); either way the three biggest differences come first, biggest first."""
+                                                             unit: str, how: str) -> None:
+    """The expert weighs the turns with its network where a model fits the game's table, with
+    the search's linear evaluation where none does (two players); the single moves are
+    marked by the network, or the heuristic."""
     from handfoot.bots.base import play
     from handfoot.engine import Game
     from handfoot.presets import preset
@@ -313,13 +328,36 @@ def test_the_review_names_the_strongest_bot_the_table_allows(players: int, by: s
     play(game, [make_bot("beginner" if s == 0 else "casual", seed=s)
                 for s in range(players)])
     record = Record.from_game(game, [f"Seat {s}" for s in range(players)])
-    data = review(record, replay(record), 0)
-    assert data["reviewer"] == by and data["compared_with"] == f"compared with the {by} bot"
+    data = review(record, replay(record), 0, worlds=4)
+    assert data["reviewer"] == "expert" and how in data["valued_by"]
+    assert data["turns"] and data["not_reviewed"] == 0
+    assert data["moves_by"] == by and data["moves_compared_with"] == f"compared with the {by} bot"
     diffs = {d["step"]: d for d in data["decisions"] if d["differs"]}
-    assert diffs and data["differences"] == len(diffs) and len(data["biggest"]) == 3
-    gaps = [diffs[s]["gap"] for s in data["biggest"]]
-    assert gaps == sorted(gaps, reverse=True) and gaps[0] == max(d["gap"] for d in
-                                                                 diffs.values())
+    assert diffs and data["differences"] == len(diffs)
     for d in diffs.values():
         assert d["why"].startswith(f"the {by} bot ") and ("%" in d["why"]) == (unit == "%")
         assert d["says"] and "\n" not in d["says"]
+
+
+def test_an_answer_asked_for_twice_at_once_is_made_once() -> None:
+    """A review costs seconds: a second request for the same one waits for the first."""
+    import threading
+    import time
+
+    from handfoot.server import replays
+
+    made: list[int] = []
+
+    def make() -> dict[str, Any]:
+        made.append(1)
+        time.sleep(0.2)
+        return {"made": len(made)}
+
+    out: list[bytes] = []
+    threads = [threading.Thread(target=lambda: out.append(replays._cached("test/once", make)))
+               for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert made == [1] and len(set(out)) == 1 and not replays._making

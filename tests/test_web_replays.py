@@ -154,21 +154,28 @@ def test_the_reviews_differences(server: Server, browser: Browser, table: str) -
         shot(page, f"replay-{name}-step")
         page.click("#review-button")
         biggest = page.locator("#biggest li")
-        expect(biggest.first).to_be_visible()
+        expect(biggest.first).to_be_visible(timeout=60_000)  # the expert weighs every turn
         assert 1 <= biggest.count() <= 3
+        expect(biggest.first).to_contain_text(re.compile(r"lost [\d,]+ points?: played"))
         biggest.first.locator("button").click()
-        here = page.locator("#here .rp-decision.differs")
+        here = page.locator("#here .rp-turn.lost")
         expect(here).to_be_visible()
         expect(here).to_contain_text("Ann played:")
-        expect(here).to_contain_text("The strong bot:")  # a model fits the table
-        expect(here.locator(".rp-why")).to_contain_text("of its weight")
-        expect(page.locator("#review-body .rp-fact").first).to_contain_text(
-            "Compared with the strong bot")
+        expect(here).to_contain_text("The expert:")
+        expect(here.locator(".rp-why")).to_contain_text("the expert expects")
+        expect(here.locator(".rp-lost")).to_contain_text(re.compile(r"Lost: [\d,]+ points?"))
+        fact = page.locator("#review-body .rp-fact").first
+        expect(fact).to_contain_text("Compared with the expert:")
+        expect(fact).to_contain_text("losing points")
+        # The single moves keep the strong bot's marks (a model fits the table).
+        expect(page.locator("#review-body .rp-moves")).to_contain_text(
+            "Single moves compared with the strong bot")
         step = int(biggest.first.locator("button").get_attribute("data-step") or "0")
         wait_step(page, step)
         if viewport is PHONE:  # the table comes first there; the review is below it
             page.locator("#review").scroll_into_view_if_needed()
-        shot(page, f"replay-review-{name}")
+        # The desktop's whole page: the summary, then the turn at the step, below the fold.
+        shot(page, f"replay-review-{name}", full=viewport is DESKTOP)
         assert errors == []
 
 

@@ -16,7 +16,7 @@ Two public facts a sampled world does not reproduce: a rejected upcard buried in
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
@@ -542,16 +542,31 @@ def _add_meld(counts: list[int], slot: int, n: int, tw: int, j: int) -> None:
     counts[JOKER] += j
 
 
-def sample_world(v: SeatView, rng: random.Random) -> Game:
+def sample_world(v: SeatView, rng: random.Random, stock_top: Sequence[int] = (),
+                 packets: Sequence[Sequence[int]] | None = None) -> Game:
     """A full game that agrees with the view, the unseen cards dealt uniformly at random.
 
     Red threes under ``red_threes = "bonus"`` are laid as soon as they reach a hand, so they
     are dealt only into packets and the stock.  Unseen cards beyond the unseen places (a
     scenario dealt from part of the shoe) are out of play, chosen at random like the rest.
     The world gets a seed drawn from ``rng`` so it can be played past the end of the round.
+
+    Hindsight, for a review of a game that is over: ``stock_top`` (kinds, the next drawn
+    first) are the stock's top cards and ``packets`` (counts per kind) the seat's own packets
+    still to come, in every world; the rest is dealt at random as always.  They must be among
+    the cards the seat cannot see.
     """
     rules = v.rules
     cards = unseen_counts(v)
+    fixed = list(stock_top)
+    for packet in packets or ():
+        fixed += kinds_of(list(packet))
+    for k in fixed:
+        cards[k] -= 1
+        if cards[k] < 0:
+            raise ViewError(f"card {format_cards([k])} is fixed more often than it is unseen")
+    if len(stock_top) > v.stock_size:
+        raise ViewError(f"{len(stock_top)} cards fixed on a stock of {v.stock_size}")
     hidden = []  # per seat, how many of its hand cards nobody else has seen
     for s, info in enumerate(v.seats):
         n = 0 if s == v.seat else info.hand_n - sum(info.known)
@@ -559,7 +574,9 @@ def sample_world(v: SeatView, rng: random.Random) -> Game:
             raise ViewError(f"seat {s} is known to hold more cards than it has")
         hidden.append(n)
     in_hands = sum(hidden)
-    elsewhere = sum(sum(info.packets) for info in v.seats) + v.stock_size + v.set_aside
+    elsewhere = sum(sum(info.packets) for s, info in enumerate(v.seats)
+                    if packets is None or s != v.seat) + v.stock_size - len(stock_top) \
+        + v.set_aside
     out_of_play = sum(cards) - in_hands - elsewhere
     if out_of_play < 0:
         raise ViewError(f"{sum(cards)} unseen cards for {in_hands + elsewhere} unseen places")
@@ -583,24 +600,29 @@ def sample_world(v: SeatView, rng: random.Random) -> Game:
             hand[k] += 1
         pos += hidden[s]
         hands.append(hand)
-    packets = []
-    for info in v.seats:
+    dealt = []
+    for s, info in enumerate(v.seats):
         seat_packets = []
+        if packets is not None and s == v.seat:
+            if [sum(p) for p in packets] != list(info.packets):
+                raise ViewError("the fixed packets are not the seat's packets")
+            dealt.append([list(p) for p in packets])
+            continue
         for size in info.packets:
             packet = [0] * NUM_KINDS
             for k in deck[pos:pos + size]:
                 packet[k] += 1
             pos += size
             seat_packets.append(packet)
-        packets.append(seat_packets)
+        dealt.append(seat_packets)
     # The cards set aside as pennies are unseen too; they lie out of play, and so do the
     # cards a partial deal never dealt.
     end = len(deck) - out_of_play
-    stock = deck[pos:end - v.set_aside]
+    stock = deck[pos:end - v.set_aside] + list(reversed(stock_top))
     pennies = [0] * NUM_KINDS
     for k in deck[end - v.set_aside:end]:
         pennies[k] += 1
-    return _build(v, rng.getrandbits(62), hands, packets, stock, pennies)
+    return _build(v, rng.getrandbits(62), hands, dealt, stock, pennies)
 
 
 def _build(v: SeatView, seed: int, hands: list[list[int]], packets: list[list[list[int]]],

@@ -35,7 +35,7 @@ from .evaluate import value as linear_value
 from .heuristic import HeuristicBot
 from .plans import Plan, act, candidates
 from .policy import PolicyBot
-from .search import SearchBot
+from .search import SearchBot, TurnScores
 
 # One line each, weakest first: what a person picks from (``--bots``, the terminal game, the
 # web table's setup).
@@ -332,9 +332,9 @@ class ExpertBot(SearchBot):
         state.update(net=None, _ready=False, _encode=None)
         return state
 
-    def _choose_plan(self, v: SeatView, legal: Sequence[Action]) -> Plan:
+    def _plans(self, v: SeatView, legal: Sequence[Action]) -> list[Plan]:
         if self.net is None or self._encode is None:
-            return super()._choose_plan(v, legal)
+            return super()._plans(v, legal)
         from ..actions import ACTION_INDEX
 
         index_of = ACTION_INDEX.__getitem__
@@ -349,15 +349,14 @@ class ExpertBot(SearchBot):
             order = sorted(range(len(plans)), key=lambda i: (
                 -(float(logits[first[i]]) if first[i] < known else -1e9), i))
             plans = [plans[i] for i in order]
-        plans = plans[: self.width]
-        if len(plans) == 1:
-            return plans[0]
-        from ..views import ViewError
+        return plans[: self.width]
 
-        try:
-            return plans[self._search(v, plans, self._plan_trial(v))]
-        except ViewError:
-            return plans[0]
+    def score_turn(self, v: SeatView, legal: Sequence[Action],
+                   played: Sequence[tuple[int, Action]],
+                   world_for: Callable[[], Game] | None = None) -> TurnScores:
+        if not self._ready:
+            self._prepare(v.rules)
+        return super().score_turn(v, legal, played, world_for)
 
     def _leaf(self, g: Game, v: SeatView) -> float:
         """Where a plan led, from the seat's team: the real score of a finished round, else

@@ -118,19 +118,24 @@ def _combined(a: Plan, b: Plan) -> Plan | None:
                 hold=a.hold or b.hold)
 
 
-def play_turn(policy: HeuristicBot, plan: Plan, g: Game, seat: int, spread: float) -> None:
-    """Play ``seat``'s turn in ``g`` to its end under ``plan`` (partners answer by heuristic)."""
+def play_turn(policy: HeuristicBot, plan: Plan, g: Game, seat: int,
+              spread: float) -> list[tuple[int, Action]]:
+    """Play ``seat``'s turn in ``g`` to its end under ``plan`` (partners answer by heuristic);
+    the actions played, with their actors."""
     round_no = g.round_no
     turns = g.turns
+    played: list[tuple[int, Action]] = []
     while not g.over and g.round_no == round_no and g.turns == turns:
         if g.seat != seat:
-            return
+            break
         legal = g.legal_actions()
-        if g.actor == seat:
+        actor = g.actor
+        if actor == seat:
             a = act(policy, plan, view(g, seat), legal, spread)
         else:
-            a = legal[0] if len(legal) == 1 else policy.rank(view(g, g.actor), legal)[0]
+            a = legal[0] if len(legal) == 1 else policy.rank(view(g, actor), legal)[0]
         g.apply(a)
+        played.append((actor, a))
         if g.phase is Phase.DRAW and g.seat == seat and g.turns != turns:
-            return
-
+            break
+    return played

@@ -32,6 +32,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 from ..actions import Action, Answer
@@ -84,8 +85,12 @@ class SearchBot:
             return self._choose_answer(view, answers)
         return self.policy.rank(view, legal)[0]
 
+    def _plans(self, v: SeatView, legal: Sequence[Action]) -> list[Plan]:
+        """The plans searched at the turn's first real choice, the heuristic's own first."""
+        return candidates(self.policy, v, legal, self.spread, self.variants)[: self.width]
+
     def _choose_plan(self, v: SeatView, legal: Sequence[Action]) -> Plan:
-        plans = candidates(self.policy, v, legal, self.spread, self.variants)[: self.width]
+        plans = self._plans(v, legal)
         if len(plans) == 1:
             return plans[0]
         try:
@@ -147,19 +152,30 @@ class SearchBot:
         """Whether ``_leaf`` is a chance to win (the margin is then scaled to one)."""
         return self.win
 
+    def _head_start(self, v: SeatView) -> float:
+        # The margin is in points; as a win chance, the slope of the normal at an even round.
+        return self.margin * (0.4 / sigma_for(v.rules) if self._leaf_win() else 1.0)
+
     def _search(self, v: SeatView, options: list[T], trial: Callable[[Game, T], None]) -> int:
         """The index of the option with the best mean value (the first gets ``margin``)."""
+        return _leader(self._scores(v, options, trial), self._head_start(v))[0]
+
+    def _scores(self, v: SeatView, options: list[T],
+                trial: Callable[[Game, T], float | None],
+                world_for: Callable[[], Game] | None = None) -> list[list[float]]:
+        """Every option's value in each world sampled (the same worlds for all), within the
+        budget; ``world_for`` samples them instead of ``_world``.  A trial may give the value
+        itself (it knows it already), else ``_leaf`` values where it led."""
         scores: list[list[float]] = [[] for _ in options]
         deadline = time.perf_counter() + self.ms / 1000 if self.ms > 0 else None
-        # The margin is in points; as a win chance, the slope of the normal at an even round.
-        head_start = self.margin * (0.4 / sigma_for(v.rules) if self._leaf_win() else 1.0)
+        head_start = self._head_start(v)
         worlds = 0
         while True:
-            world = self._world(v)
+            world = self._world(v) if world_for is None else world_for()
             for i, option in enumerate(options):
                 g = world.clone()
-                trial(g, option)
-                scores[i].append(self._leaf(g, v))
+                known = trial(g, option)
+                scores[i].append(self._leaf(g, v) if known is None else known)
             worlds += 1
             if deadline is not None:
                 if time.perf_counter() >= deadline:
@@ -169,7 +185,74 @@ class SearchBot:
                     break
             elif worlds >= self.worlds:
                 break
-        return _leader(scores, head_start)[0]
+        return scores
+
+    def score_turn(self, v: SeatView, legal: Sequence[Action],
+                   played: Sequence[tuple[int, Action]],
+                   world_for: Callable[[], Game] | None = None) -> TurnScores:
+        """A turn already played, scored against this bot's plans for it: at the turn's first
+        real choice (``v``, ``legal``), every plan the bot would search and ``played`` (the
+        turn's actions from there, as (actor, action) pairs) are played out in the same
+        worlds, each followed by the same replies and valued by ``_leaf``; the bot's plan is
+        the one it would pick from those scores.  A recorded action the world refuses (it
+        dealt other cards: ``world_for`` should hold the cards the turn saw) ends the turn as
+        the heuristic would play it, and is counted.  Worlds as the budget says (``worlds``
+        with ``ms=0``: the same seed gives the same scores)."""
+        plans = self._plans(v, legal)
+        replies = self._replies(v)
+        seat, policy, spread = v.seat, self.policy, self.spread
+        refused = [0]
+        # Options that play the very same turn in a world lead to the same place: valued once
+        # per world (plans often coincide, and a good turn played is one of them).
+        seen: dict[tuple[str, ...], float] = {}
+
+        def sample() -> Game:
+            seen.clear()
+            return self._world(v) if world_for is None else world_for()
+
+        def follow(world: Game, actions: Sequence[tuple[int, Action]]) -> None:
+            for actor, action in actions:
+                if world.over or not world.can(action, actor):
+                    refused[0] += 1
+                    play_turn(policy, HEURISTIC, world, seat, spread)
+                    return
+                world.apply(action, actor)
+
+        def trial(world: Game, option: Plan | Sequence[tuple[int, Action]]) -> float:
+            if isinstance(option, Plan):
+                turn = play_turn(policy, option, world, seat, spread)
+            else:
+                refusals = refused[0]
+                follow(world, option)
+                turn = list(option) if refused[0] == refusals else [(-1, option[0][1])]
+            key = tuple(f"{actor} {action.text}" for actor, action in turn)
+            if key not in seen:
+                self._reply(world, replies)
+                seen[key] = self._leaf(world, v)
+            return seen[key]
+
+        options: list[Plan | Sequence[tuple[int, Action]]] = [*plans, played]
+        scores = self._scores(v, options, trial, sample)
+        best = _leader(scores[:-1], self._head_start(v))[0]
+        n = len(scores[-1])
+        return TurnScores(plans, best, [sum(s) / n for s in scores], n, refused[0])
+
+
+@dataclass(frozen=True, slots=True)
+class TurnScores:
+    """``SearchBot.score_turn``'s answer: the plans, the one the bot picks, the mean value of
+    each plan and of the played turn over ``worlds`` worlds (``refused`` times a world refused
+    a recorded action)."""
+
+    plans: list[Plan]
+    best: int
+    means: list[float]  # each plan's, then the played turn's
+    worlds: int
+    refused: int
+
+    @property
+    def played(self) -> float:
+        return self.means[-1]
 
 
 def _leader(scores: Sequence[Sequence[float]], head_start: float) -> tuple[int, list[float]]:

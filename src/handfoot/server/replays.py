@@ -58,6 +58,7 @@ MAX_DEPTH = 24  # a record nests six deep; deeper JSON is refused before it is p
 # Answers kept, compressed (a four-round game's steps: some 35 KB): a finished game never
 # changes, and an upload is known by its content's hash.
 CACHE_SIZE = 64
+REVIEWS_AT_ONCE = 1  # a review takes a few seconds of one core (server/review.py)
 
 
 class ReplayError(Exception):
@@ -198,6 +199,7 @@ def steps(loaded: Loaded, seat: int, every_hand: bool) -> dict[str, Any]:
 # ====================================================================== HTTP
 _cache: OrderedDict[str, bytes] = OrderedDict()
 _cache_lock = threading.Lock()  # answers are made on worker threads, several at once
+_making: dict[str, threading.Lock] = {}  # one lock per answer being made
 
 
 def _cached(key: str, make: Callable[[], dict[str, Any]]) -> bytes:
@@ -206,13 +208,23 @@ def _cached(key: str, make: Callable[[], dict[str, Any]]) -> bytes:
         if found is not None:
             _cache.move_to_end(key)
             return found
-    # Made outside the lock: two asking at once for the same new answer both make it.
-    found = gzip.compress(json.dumps(make(), ensure_ascii=False,
-                                     separators=(",", ":")).encode(), 5)
-    with _cache_lock:
-        _cache[key] = found
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+        making = _making.setdefault(key, threading.Lock())
+    # Made outside the cache's lock, once: a second request for the same new answer (a
+    # review costs seconds) waits for the first and takes its answer.
+    try:
+        with making:
+            with _cache_lock:
+                found = _cache.get(key)
+            if found is None:
+                found = gzip.compress(json.dumps(make(), ensure_ascii=False,
+                                                 separators=(",", ":")).encode(), 5)
+                with _cache_lock:
+                    _cache[key] = found
+                    while len(_cache) > CACHE_SIZE:
+                        _cache.popitem(last=False)
+    finally:
+        with _cache_lock:
+            _making.pop(key, None)
     return found
 
 
@@ -256,9 +268,31 @@ async def _answer(request: Request, loaded: Loaded, what: str) -> Response:
     if what == "steps":
         body = await asyncio.to_thread(_cached, key, lambda: steps(loaded, seat, every))
     else:
-        body = await asyncio.to_thread(_cached, key, lambda: review(loaded.record,
-                                                                    loaded.outcome, seat))
+        # A review weighs every turn with the expert (seconds of CPU): on a worker thread,
+        # never on the event loop, and one at a time, so the tables keep their pace.
+        with _cache_lock:
+            kept = _cache.get(key)
+            if kept is not None:
+                _cache.move_to_end(key)
+        if kept is not None:
+            body = kept
+        else:
+            async with _reviewing():
+                body = await asyncio.to_thread(_cached, key, lambda: review(
+                    loaded.record, loaded.outcome, seat))
     return _json(request, body)
+
+
+_semaphores: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+
+
+def _reviewing() -> asyncio.Semaphore:
+    """The running loop's limit of reviews made at once (REVIEWS_AT_ONCE)."""
+    loop = asyncio.get_running_loop()
+    if loop not in _semaphores:
+        _semaphores.clear()  # a new loop (a restarted server, a test's): the old one is done
+        _semaphores[loop] = asyncio.Semaphore(REVIEWS_AT_ONCE)
+    return _semaphores[loop]
 
 
 def _storage(request: Request) -> Storage:

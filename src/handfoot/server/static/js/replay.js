@@ -1,6 +1,6 @@
 // The replay page: a finished game of a table (/replay/TABLE?game=N) or a record file from
 // this computer (/replay), step by step from one seat's view, and the review of that seat's
-// decisions.  Every step is what the server computed with the engine (docs/PROTOCOL.md,
+// turns (by the expert) and decisions (by the strong bot).  Every step is what the server computed with the engine (docs/PROTOCOL.md,
 // "Replays"): this page draws it and decides nothing about the game.
 
 import { h, fill } from "./dom.js";
@@ -244,55 +244,84 @@ function show(at) {
 
 // ---------------------------------------------------------------------- review
 function decisionBox(item, names, seat) {
+  const by = state.review.moves_by;
   return h("div", { class: `rp-decision${item.differs ? " differs" : " agrees"}`, "data-step": String(item.step) },
     h("p", {}, h("strong", {}, `${names[seat]} played: `), item.played),
     item.differs
-      ? [h("p", {}, h("strong", {}, `The ${state.review.reviewer} bot: `), item.best),
+      ? [h("p", {}, h("strong", {}, `The ${by} bot: `), item.best),
         h("p", { class: "rp-says" }, item.says),
         h("p", { class: "rp-why" }, `Why: ${item.why}.`)]
-      : h("p", {}, `The ${state.review.reviewer} bot agrees.`));
+      : h("p", {}, `The ${by} bot agrees.`));
+}
+
+function points(n) {
+  return `${n.toLocaleString("en")} ${n === 1 ? "point" : "points"}`;
+}
+
+function turnBox(turn, names, seat) {
+  const lost = turn.lost > 0;
+  return h("div", { class: `rp-turn${lost ? " lost" : " agrees"}`, "data-step": String(turn.step) },
+    h("h4", {}, `This turn (round ${turn.round}, steps ${turn.step}–${turn.last})`),
+    h("p", {}, h("strong", {}, `${names[seat]} played: `), turn.played),
+    turn.agrees
+      ? h("p", {}, "The expert plays the same turn.")
+      : [h("p", {}, h("strong", {}, "The expert: "), turn.best,
+        turn.plan ? h("span", { class: "rp-plan" }, ` (${turn.plan})`) : null),
+      h("p", { class: "rp-says" }, turn.says),
+      h("p", { class: "rp-why" }, `Why: ${turn.why}.`),
+      h("p", { class: "rp-lost" }, lost
+        ? h("strong", {}, `Lost: ${points(turn.lost)}.`)
+        : "The turn played scored at least as well as the expert's plan.")]);
 }
 
 function drawDecision() {
   const old = document.getElementById("here");
   if (old) old.remove();
   if (!state.review) return;
-  const item = state.review.byStep.get(state.at);
+  const r = state.review;
   const d = state.data;
-  const box = item
-    ? decisionBox(item, d.names, state.review.seat)
-    : h("p", { class: "rp-fact" }, "No decision of this seat at this step.");
-  $("review-body").prepend(h("div", { id: "here", class: "rp-here" },
-    h("h3", {}, `Step ${state.at}`), box));
+  const turn = r.turns.find((t) => t.step <= state.at && state.at <= t.last);
+  const item = r.byStep.get(state.at);
+  const boxes = [
+    turn ? turnBox(turn, d.names, r.seat) : null,
+    item ? decisionBox(item, d.names, r.seat) : null,
+  ].filter(Boolean);
+  $("review-here").append(h("div", { id: "here", class: "rp-here" },
+    h("h3", {}, `Step ${state.at}`),
+    boxes.length ? boxes : h("p", { class: "rp-fact" }, "No decision of this seat at this step.")));
 }
 
 function drawReview() {
   const r = state.review;
-  const d = state.data;
   const jump = (item, label) => h("button", { type: "button", class: "rp-jump", "data-step": String(item.step), onclick: () => { stop(); show(item.step); } }, label);
-  const biggest = r.biggest.map((step) => r.byStep.get(step));
-  const diffs = r.decisions.filter((x) => x.differs);
+  const biggest = r.biggest.map((step) => r.turnByStep.get(step));
+  const losing = r.turns.filter((t) => t.lost > 0);
+  const cap = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
   fill($("review-body"),
-    h("p", { class: "rp-fact" }, `${r.compared_with.charAt(0).toUpperCase()}${r.compared_with.slice(1)}: ${plural(r.decisions.length, "decision")}, ${plural(r.differences, "difference")}`,
-      r.not_compared ? ` (${r.not_compared} not compared: whole lay-downs)` : "", "."),
+    h("p", { class: "rp-fact" }, `${cap(r.compared_with)}: ${plural(r.turns.length, "turn")}, `,
+      `${plural(r.turns_lost, "turn")} losing points (${points(r.lost)} in all)`,
+      r.not_reviewed ? ` (${r.not_reviewed} not reviewed: no world fits the view)` : "", "."),
     biggest.length
       ? [h("h3", {}, "Biggest differences"),
-        h("p", { class: "rp-note" }, `Ranked by ${r.ranked_by} (higher is better): the gap between its choice and what was played.`),
-        h("ol", { class: "rp-biggest", id: "biggest" }, biggest.map((item) => h("li", {},
-          jump(item, `Round ${item.round}, turn ${item.turn}`), ` played ${item.played}; the bot: ${item.best}`)))]
-      : h("p", {}, "The bot agrees with every decision of this seat."),
-    diffs.length > BIGGEST_SHOWN
-      ? h("details", { class: "rp-all" }, h("summary", {}, `All ${diffs.length} differences`),
-        h("ol", {}, diffs.map((item) => h("li", {}, jump(item, `Round ${item.round}, turn ${item.turn}`),
-          ` ${item.played} → ${item.best}`))))
-      : null);
+        h("ol", { class: "rp-biggest", id: "biggest" }, biggest.map((t) => h("li", {},
+          jump(t, `Round ${t.round}, turn ${t.turn}`), ` lost ${points(t.lost)}: played ${t.played}; the expert: ${t.best}`)))]
+      : h("p", {}, "No turn of this seat lost points against the expert's plans."),
+    h("div", { id: "review-here" }),
+    h("p", { class: "rp-note" }, `Points lost: how much more the expert's plan was worth than the turn played, both ${r.valued_by}.`),
+    losing.length > BIGGEST_SHOWN
+      ? h("details", { class: "rp-all" }, h("summary", {}, `All ${losing.length} turns that lost points`),
+        h("ol", {}, losing.map((t) => h("li", {}, jump(t, `Round ${t.round}, turn ${t.turn}`),
+          ` ${points(t.lost)}: ${t.played} → ${t.best}`))))
+      : null,
+    h("p", { class: "rp-fact rp-moves" }, `Single moves ${r.moves_compared_with}: ${plural(r.decisions.length, "decision")}, ${plural(r.differences, "difference")}`,
+      r.not_compared ? ` (${r.not_compared} not compared: whole lay-downs)` : "", "."));
   drawDecision();
   markSlider();
 }
 const BIGGEST_SHOWN = 3;
 
 function markSlider() {
-  // The differences as ticks under the step slider (a datalist the browser draws).
+  // The turns that lost points as ticks under the step slider (a datalist the browser draws).
   const r = state.review;
   let list = document.getElementById("diff-ticks");
   if (!list) {
@@ -300,7 +329,7 @@ function markSlider() {
     document.body.append(list);
     $("slider").setAttribute("list", "diff-ticks");
   }
-  fill(list, r.decisions.filter((x) => x.differs).map((x) => h("option", { value: String(x.step) })));
+  fill(list, r.turns.filter((t) => t.lost > 0).map((t) => h("option", { value: String(t.step) })));
 }
 
 async function review() {
@@ -309,6 +338,7 @@ async function review() {
   try {
     const r = await fetchReview();
     r.byStep = new Map(r.decisions.map((x) => [x.step, x]));
+    r.turnByStep = new Map(r.turns.map((t) => [t.step, t]));
     state.review = r;
     $("review-button").hidden = true;
     drawReview();
