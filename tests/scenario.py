@@ -88,7 +88,7 @@ def play(g: Game, texts: Iterable[str]) -> list[Event]:
 def clause(g: Game, text: str) -> str | None:
     """The clause that refuses this action now, or None when it is legal."""
     refusal = g.refusal(parse_action(text))
-    return None if refusal is None else refusal[0]
+    return None if refusal is None else refusal.clause
 
 
 def legal_texts(g: Game) -> set[str]:

@@ -40,6 +40,24 @@ def test_an_action_repr_rebuilds_it() -> None:
         assert eval(repr(action), namespace) == action
 
 
+def test_a_refusal_names_its_clause_and_its_repr_rebuilds_it() -> None:
+    game = handfoot.Game.new(handfoot.preset("hand-and-foot"), seed=1)
+    refusal = game.refusal("discard K")  # at the draw
+    assert isinstance(refusal, handfoot.Refusal)
+    assert (refusal.clause, refusal.reason) == ("3.5", "draw before you discard")
+    assert eval(repr(refusal), {"Refusal": handfoot.Refusal}) == refusal
+    assert repr(refusal) == "Refusal(clause='3.5', reason='draw before you discard')"
+    with pytest.raises(handfoot.IllegalAction) as err:
+        game.verify("discard K")
+    assert (err.value.clause, err.value.reason) == refusal
+    other = (game.actor + 1) % game.rules.players
+    wrong_seat = game.refusal("draw", seat=other)
+    assert wrong_seat is not None and wrong_seat.clause == "3.1"
+    with pytest.raises(handfoot.IllegalAction) as err:
+        game.apply("draw", seat=other)
+    assert err.value.clause == "3.1" and err.value.reason == wrong_seat.reason
+
+
 def test_a_game_says_where_it_stands() -> None:
     game = handfoot.Game.new(handfoot.preset("hand-knee-foot"), seed=3)
     assert repr(game) == "<Game hand-knee-foot, round 1/4, turn 1, seat 1, draw>"

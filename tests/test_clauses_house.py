@@ -731,7 +731,7 @@ def test_4_6_checked_picking_the_pile_up_counts_the_cards_picked_up() -> None:
     # Two aces and a king on top: no meld of 50 can be made from the hand and the pile.
     g = game(rules, "K K 4 | 4", pile="A 5 K")
     refusal = g.refusal(parse_action("pick-up-pile"))
-    assert refusal is not None and refusal[0] == "4.6" and "round 1 needs 50" in refusal[1]
+    assert refusal is not None and refusal.clause == "4.6" and "round 1 needs 50" in refusal.reason
 
 
 def test_4_6_checked_once_open_the_pile_is_taken_as_before() -> None:
@@ -784,8 +784,8 @@ def test_7_5_strip_bare_a_meld_still_empties_the_foot_only_to_go_out() -> None:
     g = bare(hf(strip_bare=True, last_card="meld_or_discard"), foot="9")
     play(g, ["draw", "add 9: 9", "add 9: 9"])  # 9 left: melding it would leave no discard
     refusal = g.refusal(parse_action("add 9: 9"))
-    assert refusal is not None and refusal[0] == "7.5.1"
-    assert "keep a card to discard" in refusal[1]
+    assert refusal is not None and refusal.clause == "7.5.1"
+    assert "keep a card to discard" in refusal.reason
     assert clause(g, "discard 9") is None
 
 

@@ -209,8 +209,8 @@ def test_7_5_no_emptying_the_foot_without_going_out() -> None:
     g = finishing(preset(HF), [CLEAN], foot="9 4")  # no dirty canasta: cannot go out
     play(g, ["draw"])
     refusal = g.refusal(act("meld 9 9 9"))  # it would leave one card, to be discarded
-    assert refusal is not None and refusal[0].startswith("7.5")
-    assert "keep two cards back: one to discard and one to carry on with" in refusal[1]
+    assert refusal is not None and refusal.clause.startswith("7.5")
+    assert "keep two cards back: one to discard and one to carry on with" in refusal.reason
     assert "meld 9 9 9" not in legal_texts(g)
     play(g, ["discard 4"])
 
@@ -231,8 +231,8 @@ def test_7_5_1_alone_the_refusal_says_you() -> None:
     set_melds(g, 0, CLEAN)
     play(g, ["draw"])
     refusal = g.refusal(act("meld 9 9 9"))
-    assert refusal is not None and refusal[0] == "7.5.1"
-    assert "you still need a dirty canasta" in refusal[1] and "team" not in refusal[1]
+    assert refusal is not None and refusal.clause == "7.5.1"
+    assert "you still need a dirty canasta" in refusal.reason and "team" not in refusal.reason
 
 
 def test_7_5_keep_two_cards_back_in_the_foot_in_003() -> None:
@@ -249,7 +249,7 @@ def test_7_5_the_last_card_discard_refused_when_going_out_is_not_allowed() -> No
     g.hands[0][0] = 1
     g.hand_n[0] = 1
     refusal = g.refusal(Discard(0))
-    assert refusal is not None and refusal[0] == "7.5.1" and "a dirty canasta" in refusal[1]
+    assert refusal is not None and refusal.clause == "7.5.1" and "a dirty canasta" in refusal.reason
     set_melds(g, 0, DIRTY)
     assert g.refusal(Discard(0)) is None
 
@@ -398,7 +398,7 @@ def test_8_5_1_going_out_unasked_is_refused() -> None:
     g = finishing(preset(HKF), QUOTAS[HKF])
     play(g, ["draw"])
     refusal = g.refusal(act("meld 9 9 9"))
-    assert refusal is not None and "ask your partner" in refusal[1]
+    assert refusal is not None and "ask your partner" in refusal.reason
     assert g.refusal(act("meld 9 9 9")) == g.refusal(act("meld 9 9 9"))
 
 
@@ -605,18 +605,19 @@ def test_7_5_2_a_partner_not_in_the_foot_keeps_two_cards_back() -> None:
     g = finishing(rules, QUOTAS[HKF], partner_foot=False)
     play(g, ["draw"])
     refusal = g.refusal(act("meld 9 9 9"))
-    assert refusal is not None and refusal[0] == "7.5.2" and "foot" in refusal[1]
+    assert refusal is not None and refusal.clause == "7.5.2" and "foot" in refusal.reason
 
 
 def test_7_5_3_unasked_keeps_two_cards_back() -> None:
     g = finishing(preset(HKF), QUOTAS[HKF])
     play(g, ["draw"])
     refusal = g.refusal(act("meld 9 9 9"))
-    assert refusal is not None and refusal[0] == "7.5.3" and "ask your partner" in refusal[1]
+    assert refusal is not None and refusal.clause == "7.5.3"
+    assert "ask your partner" in refusal.reason
 
 
 def test_7_5_4_after_a_no_keeps_two_cards_back() -> None:
     g = finishing(preset(HKF), QUOTAS[HKF])
     play(g, ["draw", "ask", "answer no"])
     refusal = g.refusal(act("meld 9 9 9"))
-    assert refusal is not None and refusal[0] == "7.5.4" and "said no" in refusal[1]
+    assert refusal is not None and refusal.clause == "7.5.4" and "said no" in refusal.reason

@@ -343,7 +343,7 @@ def test_the_legal_list_is_exactly_what_verifies(name: str, n: int, seed: int,
     assert g.legal_actions() == []
     for a in (Draw(), Discard(0), Answer(True)):
         refusal = g.refusal(a)
-        assert refusal is not None and refusal[0] == "10.8"
+        assert refusal is not None and refusal.clause == "10.8"
 
 
 # ====================================================================== melds and lay-downs
@@ -427,7 +427,7 @@ def test_3_4_any_run_of_legal_melds_is_one_legal_lay_down(name: str, n: int, see
                         assert table(laid, name_) == table(after, name_), (
                             name_, [s.text for s in steps], lay.text)
                 else:
-                    assert refusal is not None and refusal[0] == "6.1", (
+                    assert refusal is not None and refusal.clause == "6.1", (
                         [s.text for s in steps], lay.text, refusal)
         g.apply(act(g, rng))
 
@@ -931,7 +931,7 @@ def test_4_6_a_checked_pile_opening_is_taken_exactly_when_some_order_of_melds_op
         if g.phase is Phase.DRAW and not g.opened[team] and g.pile and g.hand_n[g.seat] <= 11:
             for take in g.derived.takes:
                 refusal = g.refusal(take)
-                if refusal is not None and not refusal[1].startswith("this pile opening"):
+                if refusal is not None and not refusal.reason.startswith("this pile opening"):
                     continue  # refused for another reason, before the opening is judged
                 trial = g.clone()
                 if transitions.apply_step(trial, take, []) is not None:

@@ -155,7 +155,7 @@ def test_hkf_first_meld_120_in_round_3() -> None:
     assert game.round_no == 3 and game.minimum == 120
     for short in ("lay K K K", "lay A A JK"):
         refusal = game.refusal(parse_action(short))
-        assert refusal is not None and refusal[0] == "6.1", short
+        assert refusal is not None and refusal.clause == "6.1", short
     assert game.refusal(parse_action("lay K K K, A A JK")) is None
     # Laid one meld at a time, the kings alone cannot be followed by a discard.
     game.apply(parse_action("meld K K K"))
@@ -171,8 +171,8 @@ def test_hf_first_meld_105_in_round_2() -> None:
     game = _after_draw(HF_105)
     assert game.round_no == 2 and game.minimum == 90
     refusal = game.refusal(parse_action("lay K K K, 5 5 5"))
-    assert refusal is not None and refusal[0] == "6.1"
-    assert "45" in refusal[1]
+    assert refusal is not None and refusal.clause == "6.1"
+    assert "45" in refusal.reason
     assert game.refusal(parse_action("lay K K K, A A A, 5 5 5")) is None
     outcome = replay(load_record(HF_105.read_text(encoding="utf-8")))
     assert outcome.ok

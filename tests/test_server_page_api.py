@@ -84,7 +84,7 @@ def test_pile_status_says_why_and_what_a_take_needs() -> None:
     rules = preset("hand-and-foot")
     g = game(rules, "K K 9 5 5 6 7 8 J Q A | 4 5 6 7 8 10 J Q A A A", pile="9")
     status = pile_status(g, 0)
-    assert not status.open and status.refusal is not None and status.refusal[0] == "4.3"
+    assert not status.open and status.refusal is not None and status.refusal.clause == "4.3"
     assert "two natural 9s" in status.needs
     g = game(rules, "K K 9 9 5 6 7 8 J Q A | 4 5 6 7 8 10 J Q A A A", pile="9")
     status = pile_status(g, 0)

@@ -60,6 +60,7 @@ from handfoot.cards import (
     slot_token,
 )
 from handfoot.cli.main import main
+from handfoot.events import Refusal
 from handfoot.presets import preset
 from handfoot.record import Record, RoundRecord, load_record, replay
 from handfoot.state import Phase
@@ -456,8 +457,8 @@ def test_every_table_fits_80x24(name: str, players: int) -> None:
         rank = max(range(11), key=lambda r: hand[r])
         await pilot.press(KEY[rank], "m")
         await pilot.pause()
-        app._refused(("4.3", "a reason long enough to take two lines of the message area, "
-                      "as the engine's reasons sometimes are, with its rule"))
+        app._refused(Refusal("4.3", "a reason long enough to take two lines of the message "
+                             "area, as the engine's reasons sometimes are, with its rule"))
         await pilot.pause()
         text = screen_text(app)
         check_screen(app)(text)

@@ -39,7 +39,7 @@ from .clauses import CLAUSES, IllegalAction
 from .deal import Deal, DealError
 from .engine import Game, GameSetupError
 from .errors import HandfootError
-from .events import EVENT_TYPES, Event
+from .events import EVENT_TYPES, Event, Refusal
 from .narrate import describe
 from .presets import PRESET_NAMES, house_rules, preset, rules_from_text
 from .record import Record, RecordError, ReplayResult, load_record, record_to_json, replay
@@ -82,6 +82,7 @@ __all__ = [
     "Played",
     "Record",
     "RecordError",
+    "Refusal",
     "ReplayResult",
     "Retract",
     "RoundEnd",

@@ -153,7 +153,7 @@ class Game(State):
     def refusal(self, action: Action | str, seat: int | None = None) -> Refusal | None:
         """Why ``action`` is illegal now, or None when it is legal."""
         if seat is not None and seat != self.actor:
-            return ("3.1", wrong_seat(self, seat))
+            return Refusal("3.1", wrong_seat(self, seat))
         return legality.refusal(self, _action(action))
 
     def verify(self, action: Action | str, seat: int | None = None) -> None:
@@ -161,7 +161,7 @@ class Game(State):
         action = _action(action)
         refusal = self.refusal(action, seat)
         if refusal is not None:
-            raise IllegalAction(refusal[0], refusal[1], action)
+            raise IllegalAction(refusal.clause, refusal.reason, action)
 
     def can(self, action: Action | str, seat: int | None = None) -> bool:
         return self.refusal(action, seat) is None
@@ -313,8 +313,9 @@ def _legal_meld(g: State) -> list[Action]:
                 return out
     hand = g.hands[seat]
     owed = not (g.took_pile and not g.rules.discard_after_pile)  # facts.discard_owed
-    if owed:
-        if g.hand_n[seat] > 1 and (g.opened[team] or not g.staged) and not must_go_out:
+    # A short opening is made or taken back before any discard (6.1).
+    if owed and (g.opened[team] or not g.staged):
+        if g.hand_n[seat] > 1 and not must_go_out:
             out += compress(DISCARDS, hand)
         else:
             out += [card for card in compress(DISCARDS, hand)

@@ -1,4 +1,4 @@
-"""What happened: one small immutable type per kind of event, and the refusal pair.
+"""What happened: one small immutable type per kind of event, and the refusal.
 
 ``Game.apply`` returns the events an action caused, in order.  Every event is public to the
 whole table: hidden cards are only ever counted (a draw says how many cards, never which).
@@ -395,4 +395,16 @@ def event_to_mapping(event: Event) -> dict[str, object]:
     return {"name": event.name, "seat": event.seat, **event.wire()}
 
 
-Refusal = tuple[str, str]  # (clause of docs/RULES.md, plain-words reason)
+class Refusal(NamedTuple):
+    """Why an action is not allowed: the clause of docs/RULES.md it breaks and the reason in
+    plain words.  Every check of the engine returns one or None.  A named tuple: as light to
+    keep and compare as a pair, though building one costs a call, so the refusals the legal
+    list's builder meets most are built once (legality.py).  A front end that refuses before
+    the engine is asked (a move still on its way to a web table) leaves ``clause`` empty.
+
+    >>> Refusal("4.1", "the pile is empty")
+    Refusal(clause='4.1', reason='the pile is empty')
+    """
+
+    clause: str
+    reason: str

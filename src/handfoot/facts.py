@@ -101,52 +101,52 @@ def go_out_refusal(g: State, seat: int) -> Refusal | None:
     """Why the seat may not go out now, if it emptied its last card (8.1-8.5)."""
     rules = g.rules
     if g.packet_no[seat] != g.derived.last_packet:
-        return ("8.3", f"you can go out only from your {rules.packet_names[-1]}")
+        return Refusal("8.3", f"you can go out only from your {rules.packet_names[-1]}")
     if g.went_out >= 0 and g.went_out != seat:
-        return ("8.7", f"seat {g.went_out} has gone out: in the final lap you may meld but "
-                "not go out")
+        return Refusal("8.7", f"seat {g.went_out} has gone out: in the final lap you may meld but "
+                       "not go out")
     team = seat % g.derived.teams
     missing = quota_missing(g, team)
     if missing:
         side, needs = team_words(rules)
-        return ("8.1", f"{side} still {needs} {missing_text(missing)}")
+        return Refusal("8.1", f"{side} still {needs} {missing_text(missing)}")
     if rules.partner_in_foot != "no":
         for mate in rules.seats_of(team):
             if mate == seat:
                 continue
             if g.packet_no[mate] != g.derived.last_packet:
-                return ("8.4", f"every partner must be in their {rules.packet_names[-1]} "
-                        "before you go out")
+                return Refusal("8.4", f"every partner must be in their {rules.packet_names[-1]} "
+                               "before you go out")
             if rules.partner_in_foot == "played_from_foot" and not g.foot_played[mate]:
-                return ("8.4", f"every partner must have played from their "
-                        f"{rules.packet_names[-1]} first")
+                return Refusal("8.4", f"every partner must have played from their "
+                               f"{rules.packet_names[-1]} first")
     if rules.permission and rules.team_size > 1 and g.asked is not _YES:
         if g.asked is _NO:
-            return ("8.5.2", "your partner said no: you may not go out this turn")
-        return ("8.5.1", "ask your partner \"may I go out?\" first")
+            return Refusal("8.5.2", "your partner said no: you may not go out this turn")
+        return Refusal("8.5.1", "ask your partner \"may I go out?\" first")
     return None
 
 
 def stripping_refusal(g: State, seat: int, why: Refusal | None) -> Refusal:
     """The refusal of a step that would leave the seat unable to end its turn in the foot
     (7.5), with the going-out condition that is missing as its sub-clause."""
-    if why is None or why[0] == "8.3":
-        return ("7.5", "keep two cards back: one to discard and one to carry on with")
+    if why is None or why.clause == "8.3":
+        return Refusal("7.5", "keep two cards back: one to discard and one to carry on with")
     sub = {"8.1": "7.5.1", "8.4": "7.5.2", "8.5.1": "7.5.3", "8.5.2": "7.5.4",
-           "8.7": "7.5"}[why[0]]
+           "8.7": "7.5"}[why.clause]
     if g.rules.strip_bare:  # only a meld is refused here: a discard may strip bare (D34)
-        return (sub, f"you may not go out yet ({why[1]}), and a meld empties your "
-                f"{g.rules.packet_names[-1]} only to go out: keep a card to discard")
-    return (sub, f"you may not go out yet ({why[1]}), so keep two cards back: one to discard "
-            "and one to carry on with")
+        return Refusal(sub, f"you may not go out yet ({why.reason}), and a meld empties your "
+                       f"{g.rules.packet_names[-1]} only to go out: keep a card to discard")
+    return Refusal(sub, f"you may not go out yet ({why.reason}), so keep two cards back: one to "
+                   "discard and one to carry on with")
 
 
 def next_packet_refusal(g: State, seat: int, team_has_canasta: bool) -> Refusal | None:
     """Why the seat may not empty its current (not last) packet now (7.2)."""
     if (g.packet_no[seat] == 0 and g.derived.knee_rule and not team_has_canasta
             and g.rules.empty_before_knee == "forbidden"):
-        return ("7.2", f"you may not empty your hand before {teams(g.rules)} first canasta "
-                "brings your knee")
+        return Refusal("7.2", f"you may not empty your hand before {teams(g.rules)} first canasta "
+                       "brings your knee")
     return None
 
 
@@ -173,7 +173,7 @@ def step_uses_picked(g: State, action: object) -> bool:
     return False
 
 
-PILE_OWED: Refusal = ("4.8", "meld a card you picked up from the pile first")
+PILE_OWED = Refusal("4.8", "meld a card you picked up from the pile first")
 
 
 # ====================================================================== lay-downs
@@ -191,18 +191,18 @@ def laydown_steps(g: State, action: LayDown) -> Iterator[Start | Add | Refusal]:
         n, w2, wj = part.naturals, part.twos, part.jokers
         if not g.nat[team][slot] + g.two[team][slot] + g.jok[team][slot]:
             if part.size < 3:
-                yield ("5.1", f"a new {slot_name(slot)} meld needs at least three cards")
+                yield Refusal("5.1", f"a new {slot_name(slot)} meld needs at least three cards")
                 return
             first_n = min(n, 3)
             rest = 3 - first_n
             take2 = min(w2, rest)
             first = (first_n, take2, rest - take2)
             if first[2] > wj:
-                yield ("5.3", "not enough cards for that meld")
+                yield Refusal("5.3", "not enough cards for that meld")
                 return
             start = STARTS.get((slot, first))
             if start is None:
-                yield ("5.3", "that meld cannot start so")
+                yield Refusal("5.3", "that meld cannot start so")
                 return
             yield start
             n, w2, wj = n - first[0], w2 - first[1], wj - first[2]

@@ -50,19 +50,27 @@ from .state import AskState, Phase, State
 
 DRAW, PILE_OPENING, MELD, ANSWER, GAME_OVER = (
     Phase.DRAW, Phase.PILE_OPENING, Phase.MELD, Phase.ANSWER, Phase.GAME_OVER)
-_MUST_GO_OUT = ("8.5.3", "your partner said yes: you must go out this turn")
+_MUST_GO_OUT = Refusal("8.5.3", "your partner said yes: you must go out this turn")
+# Refusals the legal list's builder meets on many turns, built once: a refusal built anew costs
+# the inner loop more than the check that finds it.
+_DRAW_AFTER_RETRACT = Refusal("6.3",
+                              "after taking back a short opening you must draw from the stock")
+_TWO_NATURALS = tuple(Refusal("4.3", f"you need two natural {name}s to take the pile")
+                      for name in KIND_NAMES)  # by the kind on top
+_TWO_WILDS = tuple(Refusal("4.4", f"you need two {name}s to take a {name}")
+                   for name in KIND_NAMES)  # by the wild card on top
 YES, NOT_ASKED = AskState.YES, AskState.NOT_ASKED
 
 
 def refusal(g: State, action: Action) -> Refusal | None:
     """Why ``action`` is illegal now, or None when it is legal."""
     if g.phase is GAME_OVER:
-        return ("10.8", "the game is over")
+        return Refusal("10.8", "the game is over")
     check = CHECKS.get(type(action))
     if check is None:
-        return ("3.1", f"unknown action {action!r}")
+        return Refusal("3.1", f"unknown action {action!r}")
     if g.phase is ANSWER and check is not _answer:
-        return ("8.5", f"seat {g.actor} must first answer \"may I go out?\"")
+        return Refusal("8.5", f"seat {g.actor} must first answer \"may I go out?\"")
     return check(g, action)
 
 
@@ -78,25 +86,25 @@ def must_go_out(g: State) -> bool:
 # ====================================================================== the checks
 def _answer(g: State, action: Answer) -> Refusal | None:
     if g.phase is not ANSWER:
-        return ("8.5", "nobody has asked to go out")
+        return Refusal("8.5", "nobody has asked to go out")
     return None
 
 
 def _draw(g: State, action: Draw) -> Refusal | None:
     if g.phase is not DRAW:
         if g.rules.foot_replaces_draw:
-            return ("3.2", "you draw only at the start of a turn, and not on a turn your new "
-                    "packet replaces the draw (7.3)")
-        return ("3.2", "you have already drawn this turn")
+            return Refusal("3.2", "you draw only at the start of a turn, and not on a turn your "
+                           "new packet replaces the draw (7.3)")
+        return Refusal("3.2", "you have already drawn this turn")
     if not g.stock:
-        return ("9.1", "the stock is empty")
+        return Refusal("9.1", "the stock is empty")
     return None
 
 
 def _stop(g: State, action: Stop) -> Refusal | None:
     if g.phase is not DRAW or g.stock:
-        return ("9.1", "you may decline the pile only when the stock is empty at the start "
-                "of a turn")
+        return Refusal("9.1", "you may decline the pile only when the stock is empty at the start "
+                       "of a turn")
     return None
 
 
@@ -104,9 +112,9 @@ def _draw_time_refusal(g: State) -> Refusal | None:
     """Every way of taking the pile is the turn's draw (4.1), and none follows a short opening
     taken back (6.3)."""
     if g.phase is not DRAW:
-        return ("4.1", "you take the pile instead of drawing, at the start of your turn")
+        return Refusal("4.1", "you take the pile instead of drawing, at the start of your turn")
     if g.retracted:
-        return ("6.3", "after taking back a short opening you must draw from the stock")
+        return _DRAW_AFTER_RETRACT
     return None
 
 
@@ -114,9 +122,9 @@ def _pile_closed_refusal(g: State) -> Refusal | None:
     """The pile cannot be taken whole at all: it is empty (4.1), or the rules keep it from a
     team that has not opened (4.6)."""
     if not g.pile:
-        return ("4.1", "the pile is empty")
+        return Refusal("4.1", "the pile is empty")
     if not g.opened[g.seat % g.derived.teams] and g.rules.pile_before_opening == "never":
-        return ("4.6", f"{facts.teams(g.rules)} opening must be made before taking the pile")
+        return Refusal("4.6", f"{facts.teams(g.rules)} opening must be made before taking the pile")
     return None
 
 
@@ -130,27 +138,29 @@ def take_refusal(g: State, action: TakePile) -> Refusal | None:
     hand = g.hands[g.seat]
     if top in (RED_THREE, BLACK_THREE):
         if not g.derived.top_takeable[top]:
-            return ("4.2", "a three on top of the pile cannot be melded, so the pile is blocked")
+            return Refusal("4.2",
+                           "a three on top of the pile cannot be melded, so the pile is blocked")
         return _book_take_refusal(g, action) or _short_pile_opening(g, action)
     if top in (TWO, JOKER):
         if rules.pile_wild_top == "blocked":
-            return ("4.4", "a wild card on top blocks the pile")
+            return Refusal("4.4", "a wild card on top blocks the pile")
         if action.wild >= 0:
-            return ("4.4", "a wild card on top is taken with two of the same wild card")
+            return Refusal("4.4", "a wild card on top is taken with two of the same wild card")
         if hand[top] < 2:
-            return ("4.4", f"you need two {KIND_NAMES[top]}s to take a {KIND_NAMES[top]}")
+            return _TWO_WILDS[top]
         slot, n, w2, wj = WILD_SLOT, 0, 3 if top == TWO else 0, 3 if top == JOKER else 0
     else:
         slot = top
         if action.wild < 0:
             if hand[top] < 2:
-                return ("4.3", f"you need two natural {KIND_NAMES[top]}s to take the pile")
+                return _TWO_NATURALS[top]
             n, w2, wj = 3, 0, 0
         else:
             if rules.pile_pair != "meldable":
-                return ("4.3", "the pile is taken with two natural cards of its top card")
+                return Refusal("4.3", "the pile is taken with two natural cards of its top card")
             if hand[top] < 1 or hand[action.wild] < 1:
-                return ("4.3", f"you need a {KIND_NAMES[top]} and a {KIND_NAMES[action.wild]}")
+                return Refusal("4.3",
+                               f"you need a {KIND_NAMES[top]} and a {KIND_NAMES[action.wild]}")
             n, w2, wj = 2, int(action.wild == TWO), int(action.wild == JOKER)
     refusal = _fit_refusal(g, team, slot, n, w2, wj, "4.5")
     if refusal:
@@ -170,14 +180,15 @@ def _book_take_refusal(g: State, action: TakePile) -> Refusal | None:
     size = g.derived.canasta
     seat = g.seat
     if action.wild >= 0 or not g.derived.book:
-        return ("4.2", "a black three on top is taken only by picking the pile up"
-                if not g.derived.book else "a black three on top is taken only to finish a book of "
-                "black threes from the foot")
+        return Refusal("4.2", "a black three on top is taken only by picking the pile up"
+                       if not g.derived.book else "a black three on top is taken only to finish a "
+                       "book of black threes from the foot")
     if g.packet_no[seat] != g.derived.last_packet:
-        return ("5.7", f"a book of black threes is melded only from your "
-                f"{g.rules.packet_names[-1]}")
+        return Refusal("5.7", f"a book of black threes is melded only from your "
+                       f"{g.rules.packet_names[-1]}")
     if g.hands[seat][BLACK_THREE] < size - 1:
-        return ("5.7", f"you need {size - 1} black threes to finish a book with the one on top")
+        return Refusal("5.7",
+                       f"you need {size - 1} black threes to finish a book with the one on top")
     if g.hand_n[seat] - (size - 1) <= 1:
         return _by_trial(g, action)
     return None
@@ -189,18 +200,18 @@ def _take_onto(g: State, action: TakeOnto) -> Refusal | None:
     if refusal is not None:
         return refusal
     if not rules.pile_onto_meld:
-        return ("4.7", "these rules do not take the pile with its top card alone")
+        return Refusal("4.7", "these rules do not take the pile with its top card alone")
     if not g.pile:
-        return ("4.1", "the pile is empty")
+        return Refusal("4.1", "the pile is empty")
     top = g.pile[-1]
     if top in (RED_THREE, BLACK_THREE):
-        return ("4.2", "a three on top of the pile cannot be melded, so the pile is blocked")
+        return Refusal("4.2", "a three on top of the pile cannot be melded, so the pile is blocked")
     if top in (TWO, JOKER):
-        return ("4.7", "only a natural card on top goes onto a meld by itself")
+        return Refusal("4.7", "only a natural card on top goes onto a meld by itself")
     team = g.seat % g.derived.teams
     if not g.nat[team][top] + g.two[team][top] + g.jok[team][top]:
-        return ("4.7", f"{facts.team_has(rules)} no open meld of {slot_name(top)} for the "
-                "top card")
+        return Refusal("4.7", f"{facts.team_has(rules)} no open meld of {slot_name(top)} for the "
+                       "top card")
     return _fit_refusal(g, team, top, 1, 0, 0, "4.5")
 
 
@@ -210,19 +221,19 @@ def _pick_up(g: State, action: PickUpPile) -> Refusal | None:
     if refusal is not None:
         return refusal
     if not rules.pile_any_card:
-        return ("4.8", "these rules take the pile only by melding its top card")
+        return Refusal("4.8", "these rules take the pile only by melding its top card")
     refusal = _pile_closed_refusal(g)
     if refusal is not None:
         return refusal
     top = g.pile[-1]
     if not g.derived.top_takeable[top]:
-        return ("4.2", "a three on top of the pile blocks it")
+        return Refusal("4.2", "a three on top of the pile blocks it")
     if top in (TWO, JOKER) and rules.pile_wild_top == "blocked":
-        return ("4.4", "a wild card on top blocks the pile")
+        return Refusal("4.4", "a wild card on top blocks the pile")
     trial = g.clone()
     transitions.apply_step(trial, action, [])
     if not any(_owed_step_refusal(trial, step) is None for step in _owed_steps(trial)):
-        return ("4.8", "none of the cards you would pick up can be melded at once")
+        return Refusal("4.8", "none of the cards you would pick up can be melded at once")
     return _short_pile_opening(g, action)
 
 
@@ -241,7 +252,7 @@ def _short_pile_opening(g: State, action: Action) -> Refusal | None:
         return None
     needs = (f"round {g.round_no} needs {g.minimum}" if g.rules.opening_by == "round" else
              f"{facts.teams(g.rules)} score calls for {g.minimum}")
-    return ("4.6", f"this pile opening can reach at most {most} points; {needs}")
+    return Refusal("4.6", f"this pile opening can reach at most {most} points; {needs}")
 
 
 def _owed_steps(g: State) -> list[Action]:
@@ -275,9 +286,9 @@ def _owed_step_refusal(g: State, step: Action) -> Refusal | None:
 
 def _book(g: State, action: BlackThreeBook) -> Refusal | None:
     if g.phase is DRAW:
-        return ("3.4", "draw or take the pile before melding")
+        return Refusal("3.4", "draw or take the pile before melding")
     if g.retracted:
-        return ("6.3", "after taking back an opening you may not meld again this turn")
+        return Refusal("6.3", "after taking back an opening you may not meld again this turn")
     return book_refusal(g)
 
 
@@ -285,13 +296,13 @@ def book_refusal(g: State, look_ahead: bool = True) -> Refusal | None:
     """Why a book of black threes may not be melded now (5.7)."""
     seat = g.seat
     if not g.derived.book:
-        return ("1.3", "threes are never melded")
+        return Refusal("1.3", "threes are never melded")
     if g.packet_no[seat] != g.derived.last_packet:
-        return ("5.7", f"a book of black threes is melded only from your "
-                f"{g.rules.packet_names[-1]}")
+        return Refusal("5.7", f"a book of black threes is melded only from your "
+                       f"{g.rules.packet_names[-1]}")
     size = g.derived.canasta
     if g.hands[seat][BLACK_THREE] < size:
-        return ("5.7", f"a book of black threes takes {size} of them")
+        return Refusal("5.7", f"a book of black threes takes {size} of them")
     if g.pile_owed and BLACK_THREE not in g.picked:
         return facts.PILE_OWED
     if look_ahead and (g.hand_n[seat] - size <= 1 or must_go_out(g)):
@@ -311,25 +322,25 @@ def _fit_refusal(g: State, team: int, slot: int, n: int, w2: int, wj: int,
     size = n1 + w1
     if slot == WILD_SLOT:
         if not rules.wild_melds:
-            return ("5.5", "these rules allow no melds of wild cards only")
+            return Refusal("5.5", "these rules allow no melds of wild cards only")
     else:
         why = d.wild_error(slot, n1, w1)
         if why:
-            return ("5.4" if slot in rules.no_wild_ranks else "5.3", why)
+            return Refusal("5.4" if slot in rules.no_wild_ranks else "5.3", why)
     if size > d.canasta and not d.grows[slot]:
         if n0 + t0 + j0:
-            return (clause if clause == "4.5" else "5.6",
-                    f"{facts.teams(rules)} {slot_name(slot)} meld has "
-                    f"{n0 + t0 + j0} cards: a canasta stops at {d.canasta}")
-        return ("5.6", f"a canasta stops at {d.canasta} cards")
+            return Refusal(clause if clause == "4.5" else "5.6",
+                           f"{facts.teams(rules)} {slot_name(slot)} meld has "
+                           f"{n0 + t0 + j0} cards: a canasta stops at {d.canasta}")
+        return Refusal("5.6", f"a canasta stops at {d.canasta} cards")
     return None
 
 
 def _meld(g: State, action: Start | Add) -> Refusal | None:
     if g.phase is DRAW:
-        return ("3.4", "draw or take the pile before melding")
+        return Refusal("3.4", "draw or take the pile before melding")
     if g.retracted:
-        return ("6.3", "after taking back an opening you may not meld again this turn")
+        return Refusal("6.3", "after taking back an opening you may not meld again this turn")
     return meld_refusal(g, action)
 
 
@@ -345,32 +356,32 @@ def meld_refusal(g: State, action: Start | Add, look_ahead: bool = True) -> Refu
     if isinstance(action, Start):
         n, w2, wj = action.naturals, action.twos, action.jokers
         if n + w2 + wj != 3:
-            return ("5.1", "a new meld starts with three cards")
+            return Refusal("5.1", "a new meld starts with three cards")
         if slot == WILD_SLOT and n:
-            return ("5.5", "a wild meld holds only wild cards")
+            return Refusal("5.5", "a wild meld holds only wild cards")
         if open_size:
-            return ("5.2", f"{facts.team_has(g.rules)} an unfinished {slot_name(slot)} meld "
-                    "already: add to it")
+            return Refusal("5.2", f"{facts.team_has(g.rules)} an unfinished {slot_name(slot)} meld "
+                           "already: add to it")
         if slot != WILD_SLOT and not n and not g.rules.wilds_first:
-            return ("5.3", "a meld starts with natural cards")
+            return Refusal("5.3", "a meld starts with natural cards")
     else:
         kind = action.kind
         n, w2, wj = int(kind == slot < WILD_SLOT), int(kind == TWO), int(kind == JOKER)
         if kind in (RED_THREE, BLACK_THREE):
-            return ("1.3", "threes are never melded")
+            return Refusal("1.3", "threes are never melded")
         if n + w2 + wj != 1:
-            return ("5.1", f"a {KIND_NAMES[kind]} does not go on a {slot_name(slot)} meld")
+            return Refusal("5.1", f"a {KIND_NAMES[kind]} does not go on a {slot_name(slot)} meld")
         if not open_size:
             if any(c[0] == slot for c in g.closed[team]):
-                return ("5.6", f"{facts.teams(g.rules)} canasta of {slot_name(slot)} is closed "
-                        f"at {g.derived.canasta} cards: start a new meld of {slot_name(slot)} with "
-                        "three cards")
-            return ("5.2", f"{facts.team_has(g.rules)} no open meld of {slot_name(slot)}: "
-                    "start one with three cards")
+                return Refusal("5.6", f"{facts.teams(g.rules)} canasta of {slot_name(slot)} is "
+                               f"closed at {g.derived.canasta} cards: start a new meld of "
+                               f"{slot_name(slot)} with three cards")
+            return Refusal("5.2", f"{facts.team_has(g.rules)} no open meld of {slot_name(slot)}: "
+                           "start one with three cards")
     if slot != WILD_SLOT and hand[slot] < n:
-        return ("3.4", f"you do not hold {n} {KIND_NAMES[slot]}s")
+        return Refusal("3.4", f"you do not hold {n} {KIND_NAMES[slot]}s")
     if hand[TWO] < w2 or hand[JOKER] < wj:
-        return ("3.4", "you do not hold those wild cards")
+        return Refusal("3.4", "you do not hold those wild cards")
     refusal = _fit_refusal(g, team, slot, n, w2, wj, "5.1")
     if refusal:
         return refusal
@@ -381,8 +392,8 @@ def meld_refusal(g: State, action: Start | Add, look_ahead: bool = True) -> Refu
 
 def discard_refusal(g: State, kind: int) -> Refusal | None:
     if g.phase is not MELD:
-        return ("3.5", "draw before you discard" if g.phase is DRAW else
-                "finish your opening or take it back first")
+        return Refusal("3.5", "draw before you discard" if g.phase is DRAW else
+                       "finish your opening or take it back first")
     seat = g.seat
     team = seat % g.derived.teams
     owed = facts.discard_owed(g)
@@ -390,12 +401,12 @@ def discard_refusal(g: State, kind: int) -> Refusal | None:
             and owed and not must_go_out(g)):
         return None
     if not owed:
-        return ("3.6", "after taking the pile you knock instead of discarding")
+        return Refusal("3.6", "after taking the pile you knock instead of discarding")
     if g.staged and not g.opened[team]:
-        return ("6.1", f"your opening has {g.staged} points; it needs {g.minimum}: add melds "
-                "or take it back")
+        return Refusal("6.1", f"your opening has {g.staged} points; it needs {g.minimum}: add "
+                       "melds or take it back")
     if g.hands[seat][kind] < 1:
-        return ("3.5", f"you hold no {KIND_NAMES[kind]}")
+        return Refusal("3.5", f"you hold no {KIND_NAMES[kind]}")
     if g.hand_n[seat] == 1:
         if g.packet_no[seat] == g.derived.last_packet:
             why = facts.go_out_refusal(g, seat)
@@ -417,14 +428,14 @@ def _discard(g: State, action: Discard) -> Refusal | None:
 
 def _knock(g: State, action: Knock) -> Refusal | None:
     if g.phase is not MELD:
-        return ("3.6", "you knock to end your turn after melding")
+        return Refusal("3.6", "you knock to end your turn after melding")
     if g.pile_owed:
         return facts.PILE_OWED
     if facts.discard_owed(g) and not _cannot_discard(g):
-        return ("3.6", "you knock only after taking the pile, where the turn ends "
-                "without a discard")
+        return Refusal("3.6", "you knock only after taking the pile, where the turn ends "
+                       "without a discard")
     if g.staged and not g.opened[g.seat % g.derived.teams]:
-        return ("6.1", f"your opening has {g.staged} points; it needs {g.minimum}")
+        return Refusal("6.1", f"your opening has {g.staged} points; it needs {g.minimum}")
     if must_go_out(g):
         return _MUST_GO_OUT
     return None
@@ -432,43 +443,43 @@ def _knock(g: State, action: Knock) -> Refusal | None:
 
 def _retract(g: State, action: Retract) -> Refusal | None:
     if g.phase is DRAW or not g.staged or g.opened[g.seat % g.derived.teams]:
-        return ("6.3", "there is no short opening to take back")
+        return Refusal("6.3", "there is no short opening to take back")
     return None
 
 
 def _ask(g: State, action: Ask) -> Refusal | None:
     rules = g.rules
     if not rules.permission or rules.team_size == 1:
-        return ("8.5", "these rules do not ask a partner's permission")
+        return Refusal("8.5", "these rules do not ask a partner's permission")
     if g.phase is not MELD:
-        return ("8.5", "ask after drawing, during your turn")
+        return Refusal("8.5", "ask after drawing, during your turn")
     if g.asked is not NOT_ASKED:
-        return ("8.5", "you have already asked this turn")
+        return Refusal("8.5", "you have already asked this turn")
     if g.pile_owed:
         return facts.PILE_OWED
     seat = g.seat
     if g.packet_no[seat] != g.derived.last_packet:
-        return ("8.3", f"you can go out only from your {rules.packet_names[-1]}")
+        return Refusal("8.3", f"you can go out only from your {rules.packet_names[-1]}")
     if rules.permission_yes == "binding" and not can_go_out(g):
         why = facts.go_out_refusal(_assuming_yes(g), seat)
-        reason = why[1] if why else "you cannot play out every card this turn"
-        return ("8.5.4" if why is None else why[0],
-                f"ask only when you can go out this turn: {reason}")
+        reason = why.reason if why else "you cannot play out every card this turn"
+        return Refusal("8.5.4" if why is None else why.clause,
+                       f"ask only when you can go out this turn: {reason}")
     return None
 
 
 def _laydown(g: State, action: LayDown) -> Refusal | None:
     if g.phase is DRAW:
-        return ("3.4", "draw or take the pile before melding")
+        return Refusal("3.4", "draw or take the pile before melding")
     if g.retracted:
-        return ("6.3", "after taking back an opening you may not meld again this turn")
+        return Refusal("6.3", "after taking back an opening you may not meld again this turn")
     trial = g.clone()
     if g.pile_owed:
         if not facts.step_uses_picked(g, action):
             return facts.PILE_OWED
         trial.pile_owed = False  # the lay-down as a whole uses a picked-up card (4.8)
     for step in facts.laydown_steps(trial, action):
-        if isinstance(step, tuple):
+        if isinstance(step, Refusal):
             return step
         refusal = meld_refusal(trial, step, look_ahead=False)
         if refusal:
@@ -478,8 +489,8 @@ def _laydown(g: State, action: LayDown) -> Refusal | None:
             return refusal
     team = g.seat % g.derived.teams
     if not trial.opened[team]:
-        return ("6.1", f"this opening counts {trial.staged} points; round {g.round_no} needs "
-                f"{g.minimum}")
+        return Refusal("6.1", f"this opening counts {trial.staged} points; round {g.round_no} "
+                       f"needs {g.minimum}")
     return _stuck_refusal(trial)
 
 
@@ -552,8 +563,8 @@ def _stuck_refusal(g: State) -> Refusal | None:
         if g.packet_no[seat] == g.derived.last_packet:
             return facts.stripping_refusal(g, seat, facts.go_out_refusal(g, seat))
         return facts.next_packet_refusal(g, seat, False) or \
-            ("7.5", "you must keep a card to discard")
-    return ("7.5", "you may not empty your hand here")
+            Refusal("7.5", "you must keep a card to discard")
+    return Refusal("7.5", "you may not empty your hand here")
 
 
 def _opening_reach(g: State) -> int | None:
@@ -760,7 +771,7 @@ def _out_possible(g: State) -> bool:
     finish the canastas the quota still lacks."""
     seat = g.seat
     why = facts.go_out_refusal(g, seat)
-    if why is not None and why[0] != "8.1":
+    if why is not None and why.clause != "8.1":
         return False
     d = g.derived
     team = seat % d.teams

@@ -37,7 +37,7 @@ class PileStatus:
     def needs(self) -> str:
         """What a take needs, in words: "9 9 from your hand; then 40 more points to open"."""
         if self.refusal is not None:
-            return self.refusal[1]
+            return self.refusal.reason
         text = f"{self.uses} from your hand" if self.uses else ""
         if self.short > 0:
             text += f"; then {self.short} more points to open"
@@ -49,9 +49,9 @@ def pile_status(game: Game, seat: int) -> PileStatus:
     not, and what the take would lay and leave owing if so."""
     g = game
     if not g.pile:
-        return PileStatus(("4.1", "the pile is empty"))
+        return PileStatus(Refusal("4.1", "the pile is empty"))
     if g.over:
-        return PileStatus(("10.8", "the game is over"))
+        return PileStatus(Refusal("10.8", "the game is over"))
     trial = g.clone()
     if not (g.seat == seat and g.phase is Phase.DRAW):
         trial.seat = trial.actor = seat

@@ -21,7 +21,7 @@ from .clauses import CLAUSES
 from .deal import Deal, DealError
 from .engine import Game, wrong_seat
 from .errors import HandfootError
-from .events import Event
+from .events import Event, Refusal
 from .options import added_since
 from .rules import Rules, RulesError
 from .scoring import RoundResult
@@ -543,13 +543,13 @@ def _where_round(r: int) -> str:
     return f"rounds[{r}]"
 
 
-def _step_refusal(game: Game, r: int, seat: int, action: Action) -> tuple[str, str] | None:
+def _step_refusal(game: Game, r: int, seat: int, action: Action) -> Refusal | None:
     if game.over:
-        return ("10.8", "the game is over")
+        return Refusal("10.8", "the game is over")
     if len(game.results) > r:
-        return ("3.1", "this round has already ended")
+        return Refusal("3.1", "this round has already ended")
     if seat != game.actor:
-        return ("3.1", wrong_seat(game, seat))
+        return Refusal("3.1", wrong_seat(game, seat))
     return game.refusal(action)
 
 

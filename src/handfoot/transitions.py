@@ -285,7 +285,7 @@ def _lay_down(g: State, action: LayDown, events: list[Event]) -> Refusal | None:
     if g.pile_owed and facts.step_uses_picked(g, action):
         g.pile_owed = False
     for step in facts.laydown_steps(g, action):
-        assert not isinstance(step, tuple)
+        assert not isinstance(step, Refusal)
         refusal = _place_step(g, step, events)
         if refusal:
             return refusal
@@ -524,7 +524,7 @@ def _open_and_settle(g: State, seat: int, team: int, opened: bool, canasta: bool
             if g.hand_n[seat]:
                 return None  # a canasta finished here counts once the opening is made (7.1)
             if not _whole_hand_opens(g, seat):
-                return ("6.1", "your opening is short and would leave you no cards")
+                return Refusal("6.1", "your opening is short and would leave you no cards")
         _open(g, seat, team, events)
         # A canasta finished earlier in a short opening becomes the team's first now that the
         # opening stands (it could still have been taken back, 6.3).
@@ -595,7 +595,7 @@ def _settle(g: State, seat: int, events: list[Event], canasta: bool) -> Refusal 
     if g.hand_n[seat] == 0:
         if g.packet_no[seat] == g.derived.last_packet:
             if rules.last_card == "discard":
-                return ("8.6", "you must go out with a discard: keep a card")
+                return Refusal("8.6", "you must go out with a discard: keep a card")
             refusal = facts.go_out_refusal(g, seat)
             if refusal:
                 return facts.stripping_refusal(g, seat, refusal)

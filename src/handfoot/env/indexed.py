@@ -87,7 +87,7 @@ def apply_index(game: Game, index: int, legal: Sequence[int]) -> int:
         if action is None:
             raise EnvError(f"action {index} is outside the index 0..{NUM_ACTIONS - 1}")
         refusal = game.refusal(action)
-        why = f": {refusal[1]} (rule {refusal[0]})" if refusal else ""
+        why = f": {refusal.reason} (rule {refusal.clause})" if refusal else ""
         raise EnvError(f"action {index} ({action.text}) is not legal now{why}; "
                        "play one the action mask allows")
     before = len(game.results)

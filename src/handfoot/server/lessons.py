@@ -615,8 +615,9 @@ def play(lesson_id: str, rules_name: str | None, steps: Sequence[Any]) -> dict[s
         if why is not None:
             if not last:
                 raise LessonError("bad_message", f"actions[{i}]: {text!r} was refused")
-            refusal = {"clause": why[0], "title": CLAUSES.get(why[0], ""), "reason": why[1],
-                       "rule": clause_texts(rules, [why[0]])[0]["sentences"]}
+            refusal = {"clause": why.clause, "title": CLAUSES.get(why.clause, ""),
+                       "reason": why.reason,
+                       "rule": clause_texts(rules, [why.clause])[0]["sentences"]}
             break
         events = game.apply(action, LEARNER)
         _others(game, lesson, events)

@@ -14,6 +14,7 @@ from handfoot.cards import JOKER, TWO, WILD_SLOT
 from handfoot.clauses import CLAUSES
 from handfoot.derived import derived_for
 from handfoot.engine import Game
+from handfoot.events import Refusal
 from handfoot.pile import pile_status
 from handfoot.scoring import winners
 from handfoot.views import view
@@ -69,15 +70,18 @@ def legal_texts(game: Game, seat: int | None) -> list[str]:
     return [a.text for a in game.legal_actions()]
 
 
+_NONE = Refusal("", "")  # the pile is open: no clause, no reason
+
+
 def pile_mapping(game: Game, seat: int | None) -> p.PileInfo | None:
     """Whether the seat may take the pile (or could, at its draw), the engine's reason if not,
     and what a take needs; None for a spectator, who takes nothing."""
     if seat is None:
         return None
     status = pile_status(game, seat)
-    clause, reason = status.refusal or ("", "")
-    return {"open": status.open, "clause": clause, "rule": CLAUSES.get(clause, ""),
-            "reason": reason, "take": status.take.text if status.take else None,
+    refusal = status.refusal or _NONE
+    return {"open": status.open, "clause": refusal.clause, "rule": CLAUSES.get(refusal.clause, ""),
+            "reason": refusal.reason, "take": status.take.text if status.take else None,
             "uses": status.uses, "short": status.short, "needs": status.needs}
 
 

@@ -19,6 +19,7 @@ from typing import cast
 from handfoot.actions import Action, ActionSyntaxError, Draw, parse_action
 from handfoot.bots.hint import hint_words
 from handfoot.clauses import CLAUSES
+from handfoot.events import Refusal
 from handfoot.rules import Rules
 from handfoot.views import view
 
@@ -48,6 +49,9 @@ from .stats import Stats
 from .storage import ActionRow, Storage, StoredTable, TurnRow
 from .tokens import matches
 from .updates import Entry, LogItem, event_mapping, log_lines, undo_words, words
+
+# A seat whose person has gone is played by a bot until the next turn: the person waits.
+_BOT_PLAYS = Refusal("3.1", "a bot is playing your seat until the next turn begins")
 
 log = logging.getLogger("handfoot.server")
 
@@ -200,8 +204,7 @@ class Table:
                 raise p.ProtocolError("bad_action", f"{msg.action[:60]!r}: {err}",
                                       msg.id) from None
             if self.seats[seat].driver != PERSON:
-                self._refuse(client, msg.id, action.text,
-                             ("3.1", "a bot is playing your seat until the next turn begins"))
+                self._refuse(client, msg.id, action.text, _BOT_PLAYS)
                 return
             assert self.keeper is not None
             refusal = self.keeper.game.refusal(action, seat)
@@ -220,9 +223,9 @@ class Table:
             raise p.ProtocolError("bad_action", f"{msg.action[:60]!r}: {err}", msg.id) from None
         assert self.keeper is not None
         g = self.keeper.game
-        refusal = g.refusal(action, seat) if not g.over else ("10.8", "the game is over")
+        refusal = g.refusal(action, seat) if not g.over else Refusal("10.8", "the game is over")
         if refusal is None and self.seats[seat].driver != PERSON:
-            refusal = ("3.1", "a bot is playing your seat until the next turn begins")
+            refusal = _BOT_PLAYS
         clause, reason = refusal or ("", "")
         team = self.rules.team_of(seat)
         points = meld_points(g, action)
@@ -303,10 +306,10 @@ class Table:
                                   version=self.version)
 
     def _refuse(self, client: Client, reply_to: p.ReplyTo, text: str,
-                refusal: tuple[str, str]) -> None:
-        clause, reason = refusal
-        refused: p.Refused = {"type": "refused", "action": text, "clause": clause,
-                              "rule": CLAUSES.get(clause, ""), "reason": reason}
+                refusal: Refusal) -> None:
+        refused: p.Refused = {"type": "refused", "action": text, "clause": refusal.clause,
+                              "rule": CLAUSES.get(refusal.clause, ""),
+                              "reason": refusal.reason}
         self.send(client, reply(refused, reply_to))
 
     # ================================================================ apply, store, publish

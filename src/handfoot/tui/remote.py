@@ -280,13 +280,13 @@ class RemoteTable(Table):
             news = None
             if reply_to is not None and reply_to == self._pending:
                 self._pending = self._pending_action = None
-                news = News("refused", refusal=(str(m["clause"]), str(m["reason"])))
+                news = News("refused", refusal=Refusal(str(m["clause"]), str(m["reason"])))
         elif kind == "checked":
             asked = self._checks.pop(int(reply_to), None) if isinstance(reply_to, int) else None
             if asked is None:
                 return
-            refusal = None if m.get("ok") else (str(m.get("clause", "")),
-                                                str(m.get("reason", "")))
+            refusal = None if m.get("ok") else Refusal(str(m.get("clause", "")),
+                                                       str(m.get("reason", "")))
             self._checked = StagedCheck(asked, int(m.get("points", 0)), refusal)
         elif kind == "hint":
             news = News("hint", str(m.get("text", "")))
@@ -444,7 +444,7 @@ class RemoteTable(Table):
         pile = self._pile
         if pile is None or pile.get("open"):
             return None
-        return (str(pile.get("clause", "")), str(pile.get("reason", "")))
+        return Refusal(str(pile.get("clause", "")), str(pile.get("reason", "")))
 
     def take_refusal(self) -> Refusal | None:
         # Asked on the person's draw, when the server's pile answer is about now.
@@ -452,11 +452,11 @@ class RemoteTable(Table):
 
     def act(self, action: Action) -> Refusal | None:
         if self.stopped:
-            return ("", self.stopped)
+            return Refusal("", self.stopped)
         if not self.connected:
-            return ("", "not connected: reconnecting to the table…")
+            return Refusal("", "not connected: reconnecting to the table…")
         if self._pending is not None:
-            return ("", "your last move is still on its way")
+            return Refusal("", "your last move is still on its way")
         ident = self.client.next_id()
         self._pending, self._pending_action = ident, action
         self._send({"type": "act", "id": ident, "version": self.client.version,

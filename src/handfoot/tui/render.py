@@ -28,6 +28,7 @@ from ..cards import (
     slot_token,
 )
 from ..derived import derived_for
+from ..events import Refusal
 from ..narrate import YOU, ending_words, meld_text
 from ..rulebook import decks_words
 from ..scoring import winners
@@ -207,9 +208,9 @@ def pile_state(s: Table) -> tuple[str, str]:
     ``later-open`` / ``later-closed`` (as things stand, at their draw); with the words."""
     refusal = s.pile_status()
     # A three on top, or a wild card where the rules block it, closes the pile to everyone.
-    if refusal is not None and (refusal[0] == "4.2" or (
-            refusal[0] == "4.4" and s.rules.pile_wild_top == "blocked")):
-        return "blocked", f"{refusal[1]} (rule {refusal[0]})"
+    if refusal is not None and (refusal.clause == "4.2" or (
+            refusal.clause == "4.4" and s.rules.pile_wild_top == "blocked")):
+        return "blocked", f"{refusal.reason} (rule {refusal.clause})"
     if s.human_to_act and s.view().phase == "draw":
         legal = s.legal()
         takes = [a for a in legal if isinstance(a, TakePile)]
@@ -219,11 +220,11 @@ def pile_state(s: Table) -> tuple[str, str]:
         if takes:
             wild = " or ".join(KIND_TOKENS[a.wild] for a in takes)
             return "open", f"pick {wild}, then p"
-        refusal = s.take_refusal() or refusal or ("", "not now")
-        return "closed", f"{refusal[1]} (rule {refusal[0]})"
+        refusal = s.take_refusal() or refusal or Refusal("", "not now")
+        return "closed", f"{refusal.reason} (rule {refusal.clause})"
     if refusal is None:
         return "later-open", "you could take it"
-    return "later-closed", f"{refusal[1]} (rule {refusal[0]})"
+    return "later-closed", f"{refusal.reason} (rule {refusal.clause})"
 
 
 def table_lines(s: Table, width: int) -> list[str]:
@@ -456,9 +457,10 @@ def stage_lines(s: Table, width: int) -> list[str]:
     return lines
 
 
-def _refusal_words(refusal: tuple[str, str]) -> str:
-    clause, reason = refusal
-    return f"{reason} (rule {clause})" if clause else reason
+def _refusal_words(refusal: Refusal) -> str:
+    if not refusal.clause:
+        return refusal.reason
+    return f"{refusal.reason} (rule {refusal.clause})"
 
 
 # ---------------------------------------------------------------------- keys

@@ -136,11 +136,10 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def refusal_text(refusal: Refusal) -> str:
-    clause, reason = refusal
-    if not clause:  # not the engine's (a remote table's move still on its way)
-        return reason
-    title = CLAUSES.get(clause, "")
-    return f"{reason} [rule {clause}{': ' + title if title else ''}]"
+    if not refusal.clause:  # not the engine's (a remote table's move still on its way)
+        return refusal.reason
+    title = CLAUSES.get(refusal.clause, "")
+    return f"{refusal.reason} [rule {refusal.clause}{': ' + title if title else ''}]"
 
 
 class Session(Table):
@@ -287,7 +286,7 @@ class Session(Table):
         """The person's move: refused with the engine's reason, or applied and logged."""
         g = self.game
         if not self.human_to_act:
-            return ("3.1", "it is not your move")
+            return Refusal("3.1", "it is not your move")
         refusal = g.refusal(action)
         if refusal is not None:
             return refusal
