@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,14 +28,6 @@ from test_server_wire import settle as settle_loop
 
 HOUR = 3600.0
 DAY = 24 * HOUR
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield str(tmp_path / "tables.sqlite3")
-    else:
-        yield request.getfixturevalue("postgres_url")
 
 
 async def settle(players: list[Player]) -> None:
