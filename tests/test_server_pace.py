@@ -418,3 +418,31 @@ def test_a_new_game_tells_the_person_it_begins_with(tmp_path: Path) -> None:
             await hall.close()
 
     asyncio.run(go())
+
+
+# ====================================================================== the pace changed in play
+def test_a_game_that_waits_is_played_on_when_the_host_chooses_the_bot(tmp_path: Path) -> None:
+    """Bob's limit passed and the game waits for him; the host changes "when it passes" to
+    "a bot plays": his bot plays that turn now, not only from his next one."""
+    async def go() -> None:
+        clock = Clock()
+        hall = await open_hall(str(tmp_path / "t.sqlite3"), clock)
+        try:
+            made, ann, bob = await new_table(hall, options(turn_limit="1h", on_limit="wait"))
+            table = table_of(hall, made)
+            await play_to(table, [ann, bob], 1)
+            bob.drop()
+            await settle([ann])
+            clock.advance(2 * HOUR)
+            await until(lambda: hall.timers.fired > 0, "the deadline")
+            await settle([ann])
+            assert actor(table) == 1 and table.seats[1].driver == "person"
+            ann.ask(type="options", options={"on_limit": "bot"})
+            await settle([ann])
+            await until(quiet_at(table, 0), "Bob's bot plays the turn that waited", 5)
+            assert (1, "bot") in await drivers_of(hall.storage, made["table"], 1)
+            assert table.seats[1].driver == "person"  # his again from his next turn
+        finally:
+            await hall.close()
+
+    asyncio.run(go())
