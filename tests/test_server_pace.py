@@ -446,3 +446,32 @@ def test_a_game_that_waits_is_played_on_when_the_host_chooses_the_bot(tmp_path: 
             await hall.close()
 
     asyncio.run(go())
+
+
+# ====================================================================== the test-only clock offset
+@pytest.mark.parametrize("raw", ["nan", "inf", "-inf", "1e300", "two days"])
+def test_the_test_clock_offset_takes_only_a_sane_number_of_seconds(
+        raw: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``nan`` or a huge offset would break every stored time (each move stores when the
+    next turn began): refused as the server starts, as a word is."""
+    from handfoot.server.clock import TEST_OFFSET_VARIABLE
+
+    monkeypatch.setenv(TEST_OFFSET_VARIABLE, raw)
+    with pytest.raises(ValueError, match=TEST_OFFSET_VARIABLE):
+        Clock.from_environment()
+
+
+def test_the_test_clock_offset_is_said_in_the_log(monkeypatch: pytest.MonkeyPatch,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    from handfoot.server.clock import TEST_OFFSET_VARIABLE
+
+    monkeypatch.setenv(TEST_OFFSET_VARIABLE, str(2 * DAY))
+    with caplog.at_level("WARNING", logger="handfoot.server"):
+        assert Clock.from_environment().offset == 2 * DAY
+    assert any(TEST_OFFSET_VARIABLE in r.getMessage() and "tests only" in r.getMessage()
+               for r in caplog.records)
+    monkeypatch.setenv(TEST_OFFSET_VARIABLE, "")
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="handfoot.server"):
+        assert Clock.from_environment().offset == 0
+    assert not caplog.records
