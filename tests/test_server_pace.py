@@ -475,3 +475,50 @@ def test_the_test_clock_offset_is_said_in_the_log(monkeypatch: pytest.MonkeyPatc
     with caplog.at_level("WARNING", logger="handfoot.server"):
         assert Clock.from_environment().offset == 0
     assert not caplog.records
+
+
+# ====================================================================== one person, gone for good
+def test_one_gone_person_and_three_bots_play_to_the_end_by_the_limits(tmp_path: Path) -> None:
+    """A turn-based table of one person and three bots, two rounds: the person leaves after
+    the start and never returns.  Each of their turns passes its limit and their bot plays it
+    and hands the seat back, through the round's end and the game's; the game ends, the seat
+    is the person's, and no deadline is left armed."""
+    async def go() -> None:
+        clock = Clock()
+        hall = await open_hall(str(tmp_path / "t.sqlite3"), clock)
+        try:
+            made = await hall.create(p.CreateTable.model_validate(
+                {"name": "Alone", "rules": {"preset": "hand-and-foot", "set": {"rounds": 2}},
+                 "bots": "casual", "options": options(turn_limit="1h")}), "http://host")
+            ann = Player(hall, made["table"], "Ann")
+            ann.ask(type="hello", protocol=1, host_token=made["host_token"])
+            ann.ask(type="join", seat=0, name="Ann")
+            await settle([ann])
+            ann.ask(type="start")
+            await settle([ann])
+            ann.drop()
+            await settle([ann])
+            table = table_of(hall, made)
+            assert table.status == "playing"
+            limits = 0
+            while table.status == "playing":
+                await until(lambda: table.status != "playing" or quiet_at(table, 0)(),
+                            "the bots play to Ann's turn")
+                if table.status != "playing":
+                    break
+                assert table.seats[0].driver == "person" and made["table"] in hall.timers.deadlines
+                clock.advance(HOUR + 1)
+                limits += 1
+                await until(lambda: table.status != "playing" or actor(table) != 0,
+                            "Ann's bot plays her turn")
+                assert limits < 500
+            assert table.status == "over" and table.keeper is not None
+            assert len(table.keeper.game.results) == 2 and limits > 2
+            assert table.seats[0].driver == "person" and not table.seats[0].hand_back
+            assert hall.timers.deadlines == {} and table.turn_info() is None
+            moves = await drivers_of(hall.storage, made["table"], 1)
+            assert all(d == "bot" for _, d in moves)
+        finally:
+            await hall.close()
+
+    asyncio.run(go())
