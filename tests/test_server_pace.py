@@ -254,20 +254,28 @@ def test_when_the_limit_passes_a_bot_plays_that_turn_only(tmp_path: Path) -> Non
     asyncio.run(go())
 
 
+async def waiting_for_bob(hall: Hall, clock: Clock, later: float
+                          ) -> tuple[dict[str, Any], Player, Player, Table]:
+    """A 1-hour limit, then the game waits: Bob's turn begins, he leaves, and ``later`` his
+    limit has passed and the game waits for him."""
+    made, ann, bob = await new_table(hall, options(turn_limit="1h", on_limit="wait"))
+    table = table_of(hall, made)
+    await play_to(table, [ann, bob], 1)
+    bob.drop()
+    await settle([ann])
+    clock.advance(later)
+    await until(lambda: hall.timers.fired > 0, "the deadline")
+    await settle([ann])
+    assert actor(table) == 1 and table.seats[1].driver == "person"
+    return made, ann, bob, table
+
+
 def test_when_the_limit_passes_the_game_can_wait(tmp_path: Path) -> None:
     async def go() -> None:
         clock = Clock()
         hall = await open_hall(str(tmp_path / "t.sqlite3"), clock)
         try:
-            made, ann, bob = await new_table(hall, options(turn_limit="1h", on_limit="wait"))
-            table = table_of(hall, made)
-            await play_to(table, [ann, bob], 1)
-            bob.drop()
-            await settle([ann])
-            clock.advance(2 * DAY)
-            await until(lambda: hall.timers.fired > 0, "the deadline")
-            await settle([ann])
-            assert actor(table) == 1 and table.seats[1].driver == "person"
+            made, ann, bob, table = await waiting_for_bob(hall, clock, 2 * DAY)
             last = ann.last("table")
             assert last is not None and last["turn"]["waiting"] and last["turn"]["seat"] == 1
             assert last["turn"]["waited"] >= 2 * DAY
@@ -428,15 +436,7 @@ def test_a_game_that_waits_is_played_on_when_the_host_chooses_the_bot(tmp_path: 
         clock = Clock()
         hall = await open_hall(str(tmp_path / "t.sqlite3"), clock)
         try:
-            made, ann, bob = await new_table(hall, options(turn_limit="1h", on_limit="wait"))
-            table = table_of(hall, made)
-            await play_to(table, [ann, bob], 1)
-            bob.drop()
-            await settle([ann])
-            clock.advance(2 * HOUR)
-            await until(lambda: hall.timers.fired > 0, "the deadline")
-            await settle([ann])
-            assert actor(table) == 1 and table.seats[1].driver == "person"
+            made, ann, _, table = await waiting_for_bob(hall, clock, 2 * HOUR)
             ann.ask(type="options", options={"on_limit": "bot"})
             await settle([ann])
             await until(quiet_at(table, 0), "Bob's bot plays the turn that waited", 5)
