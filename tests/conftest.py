@@ -1,4 +1,5 @@
-"""Shared fixtures: a throwaway PostgreSQL server on loopback for the storage tests.
+"""Shared fixtures: a throwaway PostgreSQL server on loopback for the storage tests (and
+the ``database`` fixture that runs a test on SQLite and on it).
 
 The cluster is made with Debian's ``initdb`` and ``pg_ctl`` (package ``postgresql``, which
 scripts/test-all installs) in a temporary folder, started on a free port, and removed at the
@@ -86,6 +87,15 @@ def postgres_url() -> Iterator[str]:
 # A real `handfoot serve` process with its own SQLite file, and Debian's Chromium driven by
 # Playwright, one of each per test module (tests/test_web*.py).  A module that needs another
 # kind of server or page defines its own fixture of the same name.
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database for the storage: a SQLite file, then the throwaway PostgreSQL server."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "tables.sqlite3")
+    else:
+        yield request.getfixturevalue("postgres_url")
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from server_helpers import running_server

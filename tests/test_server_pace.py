@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,14 +28,6 @@ from test_server_wire import settle as settle_loop
 
 HOUR = 3600.0
 DAY = 24 * HOUR
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield str(tmp_path / "tables.sqlite3")
-    else:
-        yield request.getfixturevalue("postgres_url")
 
 
 async def settle(players: list[Player]) -> None:
@@ -262,20 +254,28 @@ def test_when_the_limit_passes_a_bot_plays_that_turn_only(tmp_path: Path) -> Non
     asyncio.run(go())
 
 
+async def waiting_for_bob(hall: Hall, clock: Clock, later: float
+                          ) -> tuple[dict[str, Any], Player, Player, Table]:
+    """A 1-hour limit, then the game waits: Bob's turn begins, he leaves, and ``later`` his
+    limit has passed and the game waits for him."""
+    made, ann, bob = await new_table(hall, options(turn_limit="1h", on_limit="wait"))
+    table = table_of(hall, made)
+    await play_to(table, [ann, bob], 1)
+    bob.drop()
+    await settle([ann])
+    clock.advance(later)
+    await until(lambda: hall.timers.fired > 0, "the deadline")
+    await settle([ann])
+    assert actor(table) == 1 and table.seats[1].driver == "person"
+    return made, ann, bob, table
+
+
 def test_when_the_limit_passes_the_game_can_wait(tmp_path: Path) -> None:
     async def go() -> None:
         clock = Clock()
         hall = await open_hall(str(tmp_path / "t.sqlite3"), clock)
         try:
-            made, ann, bob = await new_table(hall, options(turn_limit="1h", on_limit="wait"))
-            table = table_of(hall, made)
-            await play_to(table, [ann, bob], 1)
-            bob.drop()
-            await settle([ann])
-            clock.advance(2 * DAY)
-            await until(lambda: hall.timers.fired > 0, "the deadline")
-            await settle([ann])
-            assert actor(table) == 1 and table.seats[1].driver == "person"
+            made, ann, bob, table = await waiting_for_bob(hall, clock, 2 * DAY)
             last = ann.last("table")
             assert last is not None and last["turn"]["waiting"] and last["turn"]["seat"] == 1
             assert last["turn"]["waited"] >= 2 * DAY
@@ -423,6 +423,102 @@ def test_a_new_game_tells_the_person_it_begins_with(tmp_path: Path) -> None:
             await settle([ann])
         finally:
             await pusher.close()
+            await hall.close()
+
+    asyncio.run(go())
+
+
+# ====================================================================== the pace changed in play
+def test_a_game_that_waits_is_played_on_when_the_host_chooses_the_bot(tmp_path: Path) -> None:
+    """Bob's limit passed and the game waits for him; the host changes "when it passes" to
+    "a bot plays": his bot plays that turn now, not only from his next one."""
+    async def go() -> None:
+        clock = Clock()
+        hall = await open_hall(str(tmp_path / "t.sqlite3"), clock)
+        try:
+            made, ann, _, table = await waiting_for_bob(hall, clock, 2 * HOUR)
+            ann.ask(type="options", options={"on_limit": "bot"})
+            await settle([ann])
+            await until(quiet_at(table, 0), "Bob's bot plays the turn that waited", 5)
+            assert (1, "bot") in await drivers_of(hall.storage, made["table"], 1)
+            assert table.seats[1].driver == "person"  # his again from his next turn
+        finally:
+            await hall.close()
+
+    asyncio.run(go())
+
+
+# ====================================================================== the test-only clock offset
+@pytest.mark.parametrize("raw", ["nan", "inf", "-inf", "1e300", "two days"])
+def test_the_test_clock_offset_takes_only_a_sane_number_of_seconds(
+        raw: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``nan`` or a huge offset would break every stored time (each move stores when the
+    next turn began): refused as the server starts, as a word is."""
+    from handfoot.server.clock import TEST_OFFSET_VARIABLE
+
+    monkeypatch.setenv(TEST_OFFSET_VARIABLE, raw)
+    with pytest.raises(ValueError, match=TEST_OFFSET_VARIABLE):
+        Clock.from_environment()
+
+
+def test_the_test_clock_offset_is_said_in_the_log(monkeypatch: pytest.MonkeyPatch,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    from handfoot.server.clock import TEST_OFFSET_VARIABLE
+
+    monkeypatch.setenv(TEST_OFFSET_VARIABLE, str(2 * DAY))
+    with caplog.at_level("WARNING", logger="handfoot.server"):
+        assert Clock.from_environment().offset == 2 * DAY
+    assert any(TEST_OFFSET_VARIABLE in r.getMessage() and "tests only" in r.getMessage()
+               for r in caplog.records)
+    monkeypatch.setenv(TEST_OFFSET_VARIABLE, "")
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="handfoot.server"):
+        assert Clock.from_environment().offset == 0
+    assert not caplog.records
+
+
+# ====================================================================== one person, gone for good
+def test_one_gone_person_and_three_bots_play_to_the_end_by_the_limits(tmp_path: Path) -> None:
+    """A turn-based table of one person and three bots, two rounds: the person leaves after
+    the start and never returns.  Each of their turns passes its limit and their bot plays it
+    and hands the seat back, through the round's end and the game's; the game ends, the seat
+    is the person's, and no deadline is left armed."""
+    async def go() -> None:
+        clock = Clock()
+        hall = await open_hall(str(tmp_path / "t.sqlite3"), clock)
+        try:
+            made = await hall.create(p.CreateTable.model_validate(
+                {"name": "Alone", "rules": {"preset": "hand-and-foot", "set": {"rounds": 2}},
+                 "bots": "casual", "options": options(turn_limit="1h")}), "http://host")
+            ann = Player(hall, made["table"], "Ann")
+            ann.ask(type="hello", protocol=1, host_token=made["host_token"])
+            ann.ask(type="join", seat=0, name="Ann")
+            await settle([ann])
+            ann.ask(type="start")
+            await settle([ann])
+            ann.drop()
+            await settle([ann])
+            table = table_of(hall, made)
+            assert table.status == "playing"
+            limits = 0
+            while table.status == "playing":
+                await until(lambda: table.status != "playing" or quiet_at(table, 0)(),
+                            "the bots play to Ann's turn")
+                if table.status != "playing":
+                    break
+                assert table.seats[0].driver == "person" and made["table"] in hall.timers.deadlines
+                clock.advance(HOUR + 1)
+                limits += 1
+                await until(lambda: table.status != "playing" or actor(table) != 0,
+                            "Ann's bot plays her turn")
+                assert limits < 500
+            assert table.status == "over" and table.keeper is not None
+            assert len(table.keeper.game.results) == 2 and limits > 2
+            assert table.seats[0].driver == "person" and not table.seats[0].hand_back
+            assert hall.timers.deadlines == {} and table.turn_info() is None
+            moves = await drivers_of(hall.storage, made["table"], 1)
+            assert all(d == "bot" for _, d in moves)
+        finally:
             await hall.close()
 
     asyncio.run(go())

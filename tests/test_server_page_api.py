@@ -207,3 +207,18 @@ def test_play_now_seats_the_level_measured_for_the_rules(tmp_path: object) -> No
     assert seated["hand-knee-foot/4/['rounds']"] == [play_now_level(preset("hand-knee-foot"))] * 4
     assert seated["hand-and-foot/2/[]"] == ["casual"] * 2  # no model for two players
     assert seated["hand-and-foot/4/['pile_take']"] == ["casual"] * 4  # house rules: unmeasured
+
+
+@pytest.mark.parametrize("spec", ["strong:path=/etc/passwd", "expert:ms=50,path=/tmp/x",
+                                  ["casual", "strong:path=models/x", "casual", "casual"]])
+def test_a_tables_bots_name_no_file_of_the_server(spec: str | list[str]) -> None:
+    """``strong:path=FILE`` is for the command line: from a client it named any file of the
+    server's, and was accepted, the bot failing only at its first move (again at every
+    try, the game stuck)."""
+    from handfoot.server import protocol as p
+    from handfoot.server.seats import bot_levels
+
+    with pytest.raises(p.ProtocolError) as refused:
+        bot_levels(spec, 4)
+    assert refused.value.code == "bad_message" and "path=" in refused.value.message
+    assert bot_levels("expert:ms=50", 4) == ["expert:ms=50"] * 4

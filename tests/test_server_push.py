@@ -256,14 +256,6 @@ def test_a_hidden_page_is_pushed_to_though_still_connected(server: Server,
 
 
 # ====================================================================== both databases
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield str(tmp_path / "tables.sqlite3")
-    else:
-        yield request.getfixturevalue("postgres_url")
-
-
 def test_subscriptions_are_kept_with_the_seat_in_either_database(database: str) -> None:
     from handfoot.presets import preset
     from handfoot.server.storage import SeatRow, Storage, TableRow

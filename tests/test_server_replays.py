@@ -6,6 +6,7 @@ uploaded and checked as ``handfoot replay`` checks it; the review of a seat's de
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import http.client
 import io
@@ -24,6 +25,7 @@ from handfoot.actions import parse_action
 from handfoot.bots import make_bot
 from handfoot.bots.basic import BasicBot
 from handfoot.cards import format_counts
+from handfoot.engine import Game
 from handfoot.record import load_record
 from handfoot.server.client import TableClient
 from handfoot.server.messages import seat_view
@@ -361,3 +363,87 @@ def test_an_answer_asked_for_twice_at_once_is_made_once() -> None:
     for t in threads:
         t.join(10)
     assert made == [1] and len(set(out)) == 1 and not replays._making
+
+
+# ====================================================================== what a review may cost
+def test_a_review_weighs_at_most_its_number_of_turns() -> None:
+    """A record file of a hundred rounds has over a thousand turns a seat (over a minute of
+    CPU): the review stops at its cap, and says at which step."""
+    from handfoot.presets import preset
+    from handfoot.record import Record, replay
+    from handfoot.server import review as reviewing
+
+    game_ = Game.new(preset("hand-and-foot", 2).replace(rounds=1), seed=4)
+    bots = [make_bot("casual", seed=s) for s in range(2)]
+    while not game_.over:
+        game_.apply(bots[game_.actor].choose(view(game_, game_.actor), game_.legal_actions()))
+    record = Record.from_game(game_, ["Ann", "Bob"])
+    outcome = replay(record)
+    whole = reviewing.review(record, outcome, 0, worlds=2)
+    assert whole["stopped_at"] is None and len(whole["turns"]) > 4
+    cut = reviewing.review(record, outcome, 0, worlds=2, most_turns=4)
+    assert len(cut["turns"]) == 4 and cut["most_turns"] == 4
+    assert cut["turns"] == whole["turns"][:4]
+    fifth = whole["turns"][4]["step"]
+    assert cut["stopped_at"] == fifth
+    assert all(d["step"] < fifth for d in cut["decisions"])
+    assert cut["decisions"] == [d for d in whole["decisions"] if d["step"] < fifth]
+    assert reviewing.MOST_TURNS <= 150  # a few times a four-round game's, not a thousand
+
+
+def test_reviews_asked_for_at_once_are_refused_past_their_limits(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One address has one review made (or waiting) at a time, and a few wait in all: more
+    are refused at once, not queued for minutes of CPU."""
+    import threading
+
+    from handfoot.server import replays
+
+    release = threading.Event()
+    started = threading.Event()
+
+    def slow_review(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        started.set()
+        release.wait(30)
+        return {"slow": True}
+
+    monkeypatch.setattr(replays, "review", slow_review)
+    # A file no other test sent (its answers are kept by the file's hash).
+    text = EXAMPLES[0].read_text(encoding="utf-8") + " " * 7
+    answers: list[tuple[int, Any]] = []
+    first = threading.Thread(target=lambda: answers.append(
+        post(server, "/api/replay/review?seat=0", text.encode())))
+    first.start()
+    try:
+        assert started.wait(30)
+        # The same address again, for another seat (another review): refused at once.
+        status, data = post(server, "/api/replay/review?seat=1", text.encode())
+        assert status == 429 and data["error"]["code"] == "too_fast", data
+        # A kept answer and a replay's steps are not reviews: they are given.
+        assert post(server, "/api/replay?seat=1", text.encode())[0] == 200
+    finally:
+        release.set()
+        first.join(30)
+    assert answers == [(200, {"slow": True})]
+    # Once it is made, the next is taken.
+    release.set()
+    assert post(server, "/api/replay/review?seat=1", text.encode())[0] == 200
+
+
+def test_the_review_queue_refuses_past_its_room() -> None:
+    from handfoot.server import replays
+
+    async def go() -> None:
+        queue = replays.ReviewQueue()
+        held = contextlib.ExitStack()
+        with held:
+            for n in range(replays.REVIEWS_AT_ONCE + replays.REVIEWS_WAITING):
+                held.enter_context(queue.admit(f"10.0.0.{n}"))
+            with pytest.raises(replays.ReplayError) as busy:
+                held.enter_context(queue.admit("10.0.1.1"))
+            assert busy.value.status == 503 and busy.value.code == "busy"
+        assert queue.pending == 0 and not queue.asked
+        with queue.admit("10.0.0.1"):
+            assert queue.pending == 1
+
+    asyncio.run(go())

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,15 +21,6 @@ from handfoot.server.keeping import GameKeeper, header_mapping, record_mapping
 from handfoot.server.storage import ActionRow, SeatRow, Storage, TableRow
 from handfoot.views import view
 from server_helpers import heuristic_choice, running_server
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield str(tmp_path / "tables.sqlite3")
-    else:
-        yield request.getfixturevalue("postgres_url")
-
 
 _ids = iter(range(10**6))
 

@@ -15,12 +15,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import math
 import os
 import time
 from datetime import UTC, datetime
 
 TEST_OFFSET_VARIABLE = "HANDFOOT_TEST_CLOCK_OFFSET"
 LONGEST_NAP = 60.0  # a real wait wakes at least this often (a machine that slept, a clock set)
+MOST_OFFSET = 10 * 365 * 24 * 3600.0  # the test offset's range: ten years either way
+
+log = logging.getLogger("handfoot.server")
 
 
 class Clock:
@@ -32,13 +37,24 @@ class Clock:
 
     @classmethod
     def from_environment(cls) -> Clock:
-        """The real clock, moved by ``HANDFOOT_TEST_CLOCK_OFFSET`` when a test sets it."""
+        """The real clock, moved by ``HANDFOOT_TEST_CLOCK_OFFSET`` when a test sets it: a
+        number of seconds within ``MOST_OFFSET`` either way (a ``nan`` or ``inf`` would break
+        every stored time), and said in the log as the server starts, so that nobody runs a
+        real server with it unawares."""
         raw = os.environ.get(TEST_OFFSET_VARIABLE, "").strip()
+        if not raw:
+            return cls()
         try:
-            return cls(float(raw) if raw else 0.0)
+            offset = float(raw)
         except ValueError:
-            raise ValueError(f"{TEST_OFFSET_VARIABLE}: expected seconds, got {raw[:40]!r}") \
-                from None
+            offset = math.nan
+        if not math.isfinite(offset) or abs(offset) > MOST_OFFSET:
+            raise ValueError(f"{TEST_OFFSET_VARIABLE}: expected seconds (at most "
+                             f"{MOST_OFFSET:.0f} either way), got {raw[:40]!r}")
+        if offset:
+            log.warning("the clock is %+.0f s off the machine's (%s, for tests only)", offset,
+                        TEST_OFFSET_VARIABLE)
+        return cls(offset)
 
     def now(self) -> float:
         return time.time() + self.offset

@@ -25,7 +25,13 @@ DEFAULT_LEVEL = "heuristic"
 
 
 def check_level(spec: str) -> str:
-    """A bot level a table may seat (``search:ms=200`` and the like included)."""
+    """A bot level a table may seat (``search:ms=200`` and the like included).  Not a model
+    named by its file (``strong:path=FILE``): a client names no file of the server's, and
+    such a bot failed only at its first move, again and again."""
+    options = spec.partition(":")[2]
+    if any(item.partition("=")[0].strip() == "path" for item in options.split(",")):
+        raise BotError(f"{spec.partition(':')[0]}: a table's bots play the shipped models; "
+                       "path= names a file on the server, which a table cannot")
     make_bot(spec, seed=0)
     return spec
 

@@ -130,7 +130,7 @@ async def set_options(table: Table, client: Client, msg: p.Options) -> None:
             except ValidationError as err:
                 raise p.ProtocolError("bad_message", p.validation_text("options", err),
                                       msg.id) from None
-        was_turn_based = table.options.turn_based
+        before = table.options
         await table.storage.set_options(table.id, options.model_dump(), levels)
         if options.seat_hold != table.options.seat_hold:
             table.drivers.stop_hold()
@@ -141,7 +141,7 @@ async def set_options(table: Table, client: Client, msg: p.Options) -> None:
         if levels is not None:
             for seat, level in zip(table.seats, levels, strict=True):
                 seat.level = level
-        table.drivers.pace_changed(was_turn_based)
+        table.drivers.pace_changed(before)
         table.broadcast_table(client, msg.id)
         table.drivers.kick()
 

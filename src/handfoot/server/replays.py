@@ -18,13 +18,14 @@ every hand, whether or not its game is over.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import hashlib
 import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,12 @@ MAX_DEPTH = 24  # a record nests six deep; deeper JSON is refused before it is p
 # changes, and an upload is known by its content's hash.
 CACHE_SIZE = 64
 REVIEWS_AT_ONCE = 1  # a review takes a few seconds of one core (server/review.py)
+# Reviews not yet made that may wait for their turn, all addresses together; and how many
+# reviews one address may have made or waiting at once.  Past either, a request is refused at
+# once (503 ``busy``, 429 ``too_fast``): a review is seconds of CPU, and every new record file
+# is a new review.
+REVIEWS_WAITING = 4
+REVIEWS_PER_ADDRESS = 1
 
 
 class ReplayError(Exception):
@@ -277,22 +284,59 @@ async def _answer(request: Request, loaded: Loaded, what: str) -> Response:
         if kept is not None:
             body = kept
         else:
-            async with _reviewing():
-                body = await asyncio.to_thread(_cached, key, lambda: review(
-                    loaded.record, loaded.outcome, seat))
+            queue = _reviews()
+            with queue.admit(_address(request)):
+                async with queue.slots:
+                    body = await asyncio.to_thread(_cached, key, lambda: review(
+                        loaded.record, loaded.outcome, seat))
     return _json(request, body)
 
 
-_semaphores: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+def _address(request: Request) -> str:
+    """Who asks, as far as the server can tell: the client's address (behind a proxy that
+    passes it on, the real one: uvicorn's ``--proxy-headers``)."""
+    return request.client.host if request.client is not None else ""
 
 
-def _reviewing() -> asyncio.Semaphore:
-    """The running loop's limit of reviews made at once (REVIEWS_AT_ONCE)."""
+class ReviewQueue:
+    """The reviews being made (``REVIEWS_AT_ONCE`` at a time) and waiting, with who asked."""
+
+    def __init__(self) -> None:
+        self.slots = asyncio.Semaphore(REVIEWS_AT_ONCE)
+        self.asked: dict[str, int] = {}  # address: its reviews being made or waiting
+
+    @property
+    def pending(self) -> int:
+        return sum(self.asked.values())
+
+    @contextlib.contextmanager
+    def admit(self, address: str) -> Iterator[None]:
+        """Room for one more review from ``address``, or a refusal at once."""
+        if self.asked.get(address, 0) >= REVIEWS_PER_ADDRESS:
+            raise ReplayError("too_fast", "a review is being made for you already: one at a "
+                              "time (ask again once it is shown)", 429)
+        if self.pending >= REVIEWS_AT_ONCE + REVIEWS_WAITING:
+            raise ReplayError("busy", "the server is busy making other reviews: try again in "
+                              "a minute", 503)
+        self.asked[address] = self.asked.get(address, 0) + 1
+        try:
+            yield
+        finally:
+            self.asked[address] -= 1
+            if not self.asked[address]:
+                del self.asked[address]
+
+
+_queues: dict[asyncio.AbstractEventLoop, ReviewQueue] = {}
+
+
+def _reviews() -> ReviewQueue:
+    """The running loop's reviews (REVIEWS_AT_ONCE made at once, REVIEWS_WAITING waiting)."""
     loop = asyncio.get_running_loop()
-    if loop not in _semaphores:
-        _semaphores.clear()  # a new loop (a restarted server, a test's): the old one is done
-        _semaphores[loop] = asyncio.Semaphore(REVIEWS_AT_ONCE)
-    return _semaphores[loop]
+    if loop not in _queues:
+        _queues.clear()  # a new loop (a restarted server, a test's): the old one is done
+        _queues[loop] = ReviewQueue()
+    return _queues[loop]
 
 
 def _storage(request: Request) -> Storage:

@@ -49,6 +49,10 @@ from .updates import words
 
 BIGGEST = 3  # the turns listed first
 TURN_WORLDS = 32  # sampled worlds a turn (a fixed count: the review is reproducible)
+# The turns of a seat one review weighs at the most: a four-round game has some 45 a seat (3 s
+# of CPU; the knee game 8 s), while a record file of a hundred rounds has over a thousand
+# (over a minute).  The review stops at the next turn, and says where.
+MOST_TURNS = 100
 
 
 class Reviewer(Protocol):
@@ -191,10 +195,11 @@ def review_turn(game: Game, seat: int, steps: Sequence[Step], judge: ExpertBot,
 
 def review(record: Record, outcome: ReplayResult, seat: int,
            judge: Reviewer | None = None, turns: ExpertBot | None = None,
-           worlds: int = TURN_WORLDS) -> dict[str, Any]:
+           worlds: int = TURN_WORLDS, most_turns: int = MOST_TURNS) -> dict[str, Any]:
     """Every turn of ``seat`` weighed by the expert, the turns that lost most first; and
     every decision (a position with more than one legal action) with the strong bot's
-    choice."""
+    choice.  At most ``most_turns`` turns: the review stops before the next (``stopped_at``,
+    its first step not reviewed)."""
     judge = judge or reviewer(record.rules)
     expert = turns or turn_reviewer(record.rules, worlds)
     names = [s.name or f"Seat {i}" for i, s in enumerate(record.seats)]
@@ -204,11 +209,15 @@ def review(record: Record, outcome: ReplayResult, seat: int,
     reviewed: list[dict[str, Any]] = []
     skipped = unreviewed = 0
     done: set[tuple[int, int]] = set()
+    stopped_at: int | None = None
     for i, played in enumerate(steps):
         if played.seat == seat:
             legal = game.legal_actions()
             key = (played.round, played.turn)
             if len(legal) > 1 and game.seat == seat and key not in done:
+                if len(done) >= most_turns:
+                    stopped_at = i + 1
+                    break
                 # The turn's first real decision: the expert weighs the rest of the turn.
                 done.add(key)
                 end = i
@@ -240,6 +249,8 @@ def review(record: Record, outcome: ReplayResult, seat: int,
         "lost": sum(t["lost"] for t in reviewed),
         "turns_lost": len(losing),
         "not_reviewed": unreviewed,
+        "most_turns": most_turns,
+        "stopped_at": stopped_at,
         "biggest": [t["step"] for t in biggest],
         "moves_by": judge.name,
         "moves_compared_with": f"compared with the {judge.name} bot",

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from handfoot.views import view
 
+from . import protocol as p
 from .drivers import bot_name
 from .pace import limit_words
 from .seats import BOT, PERSON, Seat
@@ -209,11 +210,17 @@ class SeatDrivers:
             table.broadcast_table()
             self.kick()
 
-    def pace_changed(self, was_turn_based: bool) -> None:
+    def pace_changed(self, before: p.TableOptions) -> None:
         """The host changed the table's pace: a seat a bot took over at a live table for its
-        person's absence is handed back at its next turn once the table is turn-based."""
+        person's absence is handed back at its next turn once the table is turn-based; a
+        game that waits for a seat whose limit passed is played on by its bot once the host
+        chooses that."""
         table = self.table
-        if table.options.turn_based and not was_turn_based:
+        turn = table.turn
+        if (before.on_limit == "wait" and table.options.on_limit == "bot" and turn is not None
+                and table.limit_acted == turn.turn):
+            table.limit_acted = None  # acted on by waiting: the bot's turn now (limit_passed)
+        if table.options.turn_based and not before.turn_based:
             self.stop_hold()
             for seat in table.seats:
                 if seat.person and seat.driver == BOT:

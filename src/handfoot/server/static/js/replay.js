@@ -301,6 +301,9 @@ function drawReview() {
     h("p", { class: "rp-fact" }, `${cap(r.compared_with)}: ${plural(r.turns.length, "turn")}, `,
       `${plural(r.turns_lost, "turn")} losing points (${points(r.lost)} in all)`,
       r.not_reviewed ? ` (${r.not_reviewed} not reviewed: no world fits the view)` : "", "."),
+    r.stopped_at
+      ? h("p", { class: "rp-fact", id: "review-stopped" }, `The review stops at step ${r.stopped_at}: it weighs at most ${r.most_turns} turns of a seat.`)
+      : null,
     biggest.length
       ? [h("h3", {}, "Biggest differences"),
         h("ol", { class: "rp-biggest", id: "biggest" }, biggest.map((t) => h("li", {},
