@@ -9,7 +9,7 @@ import pytest
 
 from handfoot.cli.main import main
 from handfoot.presets import preset
-from handfoot.sim.arena import DealResult, pair_report, play_deal
+from handfoot.sim.arena import DealResult, pair_report, play_deal, team_bot
 from handfoot.sim.stats import bradley_terry, elo_difference, elo_of, mean_interval, wilson
 
 
@@ -89,6 +89,24 @@ def test_a_deal_is_played_twice_with_the_teams_swapped() -> None:
     assert again == play_deal(rules, "random", "basic", 5, 0)
 
 
+def test_partners_sit_in_turn_around_their_team() -> None:
+    # Four players: team 0 holds seats 0 and 2, team 1 seats 1 and 3; six: 0, 2, 4 and 1, 3, 5.
+    assert [team_bot("strong+casual", seat, 2) for seat in range(4)] == [
+        "strong", "strong", "casual", "casual"]
+    assert [team_bot("strong+casual", seat, 2) for seat in range(6)] == [
+        "strong", "strong", "casual", "casual", "strong", "strong"]
+    assert team_bot("casual", 3, 2) == "casual"
+
+
+def test_a_team_of_partners_plays_its_bots_in_their_seats() -> None:
+    rules = preset("hand-and-foot").replace(rounds=1)
+    # A team of two random bots is the random bot: the same deal, the same scores.
+    assert play_deal(rules, "random+random", "basic", 5, 0) == play_deal(
+        rules, "random", "basic", 5, 0)
+    mixed = play_deal(rules, "basic+random", "basic", 5, 0)
+    assert mixed != play_deal(rules, "basic", "basic", 5, 0)
+
+
 def _arena(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(["arena", *args])
     out, err = capsys.readouterr()
@@ -150,6 +168,8 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     (["--bots", "random", "basic", "--players", "3"], "use 2, 4 or 6 players"),
     (["--bots", "random", "basic", "--players", "5"], "use 2, 4 or 6 players"),
     (["--bots", "random", "basic", "--deals", "0"], "--deals"),
+    (["--bots", "random+", "basic"], "a team is bots joined by '+'"),
+    (["--bots", "random+nobody", "basic"], "nobody"),
     (["--bots", "random", "basic", "--jobs", "0"], "--jobs"),
     (["--bots", "random", "basic", "--rules", "no-such-game"], "unknown preset"),
 ])

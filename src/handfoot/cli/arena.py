@@ -28,7 +28,8 @@ def add_parser(subparsers: Any) -> None:
                         "heuristic, search; policy, the shipped trained model, or "
                         "policy:path=FILE "
                         "(docs/RL.md); and oracle, which sees every card: an upper bound for "
-                        "analysis)")
+                        "analysis); partners as A+B, e.g. strong+casual: the team's first seat "
+                        "plays A, its second B")
     parser.add_argument("--deals", type=int, default=100, metavar="N",
                         help="deals per pair, each played twice (default: 100)")
     parser.add_argument("--rounds", type=int, default=None, metavar="N",

@@ -56,6 +56,21 @@ def bot_seed(seed: int, deal: int, seat: int) -> int:
     return derive_seed("arena", seed, "deal", deal, "seat", seat)
 
 
+def partners(spec: str) -> list[str]:
+    """The bots of one team: ``strong+casual`` seats a strong bot and a casual partner (the
+    team's first seat, then the next, in turn); one name seats it in every seat of the team."""
+    names = [name.strip() for name in spec.split("+")]
+    if not all(names):
+        raise SimError(f"{spec!r}: a team is bots joined by '+', e.g. strong+casual")
+    return names
+
+
+def team_bot(spec: str, seat: int, teams: int) -> str:
+    """The bot of ``spec`` that sits in ``seat`` (the team's seats are seat, seat + teams, ...)."""
+    names = partners(spec)
+    return names[(seat // teams) % len(names)]
+
+
 def play_deal(rules: Rules, bot_a: str, bot_b: str, seed: int, deal: int) -> DealResult:
     """Deal ``deal`` played twice with the teams swapping seats (module level: runs in workers)."""
     a_scores: list[int] = []
@@ -63,8 +78,8 @@ def play_deal(rules: Rules, bot_a: str, bot_b: str, seed: int, deal: int) -> Dea
     turns: list[int] = []
     for a_team in (0, 1):
         bots = [
-            make_bot(bot_a if seat % 2 == a_team else bot_b, bot_seed(seed, deal, seat),
-                     analysis=True)
+            make_bot(team_bot(bot_a if seat % 2 == a_team else bot_b, seat, 2),
+                     bot_seed(seed, deal, seat), analysis=True)
             for seat in range(rules.players)
         ]
         game = play(Game.new(rules, seed=game_seed(seed, deal)), bots)
@@ -158,7 +173,8 @@ def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0, jobs
                        "already hours of play); run several with different --seed")
     for spec in bots:
         # A bad name or option fails here, before any worker starts.
-        make_bot(spec, 0, analysis=True)
+        for name in partners(spec):
+            make_bot(name, 0, analysis=True)
     pairs = [(a, b) for i, a in enumerate(bots) for b in bots[i + 1:]]
     items = ((rules, a, b, seed, d) for a, b in pairs for d in range(deals))
     count = len(pairs) * deals
