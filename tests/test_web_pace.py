@@ -126,6 +126,16 @@ def test_a_turn_based_table_over_two_days_and_a_restart(browser: Browser,
         line = bob.inner_text("#pace-line")
         assert "Turn-based · 24 hours a turn · then the game waits" in line
         assert "Your turn since" in line and "the limit passes in 24 h" in line, line
+        # The turn's line counts on each minute without moving the cards a finger aims at
+        # (a line that rewrapped as it ticked once made a test's click pick the wrong card).
+        hand = "e => e.getBoundingClientRect().top"
+        top = bob.eval_on_selector("#play-area .hand", hand)
+        bob.evaluate("() => { const now = performance.now.bind(performance);"
+                     " window.realNow = now; performance.now = () => now() + 150000; }")
+        bob.wait_for_function("() => /\\(3 min\\)/.test("
+                              "document.getElementById('pace-line').textContent)")
+        assert bob.eval_on_selector("#play-area .hand", hand) == top
+        bob.evaluate("() => { performance.now = window.realNow; }")
         play_turn(Player(bob, day1, table, 1), day1)
         ann.wait_for_function(
             "() => /Your turn since/.test(document.getElementById('pace-line').textContent)")

@@ -270,10 +270,15 @@ class Player:
             target.click()
 
     def pick(self, token: str) -> None:
+        held = "(t) => window.handfoot.game.picked[t] || 0"
+        before = self.page.evaluate(held, token)
         if self.keys:
             self.press(card_key(token))
         else:
             self.click(f"#play-area .hand button.card[data-card='{token}'][aria-pressed='false']")
+        # The pick is the page's at once: a tap that a redraw swallowed fails here, by name.
+        self.page.wait_for_function(f"([t, n]) => ({held})(t) > n", arg=[token, before],
+                                    timeout=5000)
 
     def stage(self, slot: str | None, cards: list[str]) -> None:
         for token in cards:

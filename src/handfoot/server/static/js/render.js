@@ -556,6 +556,17 @@ function scoresPanel(g) {
 
 let handStacked = false;
 
+// The hand drawn as it was is kept, not drawn again: a card replaced between a finger's press
+// and its lift loses the tap (the engine's answer about a staged meld, a partner's message, any
+// redraw while the person picks cards).  Its buttons' handlers read only the game and the card.
+function sameHand(hand) {
+  const old = byId("play-area").querySelector(":scope > .hand");
+  const drawn = hand.outerHTML;
+  if (old && old.dataset.drawn === drawn) return old;
+  hand.dataset.drawn = drawn;
+  return hand;
+}
+
 export function renderGame(root, g, settings, handlers) {
   if (!g.view) return;
   const message = g.message ? h("p", { class: "message", id: "message" }, g.message) : h("p", { class: "message empty", id: "message" });
@@ -578,7 +589,7 @@ export function renderGame(root, g, settings, handlers) {
   const area = () => fill(byId("play-area"),
     seatsPanel(g),
     pilePanel(g),
-    handPanel(g, settings, handlers.onSort, handStacked),
+    sameHand(handPanel(g, settings, handlers.onSort, handStacked)),
     stagePanel(g),
     coach.coachPanel(g),
     actionBar(g),
