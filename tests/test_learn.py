@@ -31,6 +31,7 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow  # a training run of ~10 s: the full run
 def test_train_writes_a_model_the_bots_seat(tiny_run: Path) -> None:
     meta = json.loads((tiny_run / "model.json").read_text())
     assert meta["format"] == network.FORMAT and meta["players"] == [2]
@@ -54,6 +55,7 @@ def test_train_writes_a_model_the_bots_seat(tiny_run: Path) -> None:
     assert curve[0].startswith("iteration,phase") and len(curve) == 3
 
 
+@pytest.mark.slow  # a training run of ~10 s: the full run
 def test_numpy_forward_equals_torch_on_the_trained_weights(tiny_run: Path) -> None:
     import torch
 
@@ -70,11 +72,31 @@ def test_numpy_forward_equals_torch_on_the_trained_weights(tiny_run: Path) -> No
     assert np.allclose(model.values(obs), values, atol=1e-5)
 
 
+@pytest.mark.slow  # a training run of ~10 s: the full run
 def test_a_run_resumes_from_its_checkpoint(tiny_run: Path) -> None:
     assert main(["train", "--resume", str(tiny_run), "--iterations", "2", "--workers", "1"]) == 0
     rows = (tiny_run / "curve.csv").read_text().splitlines()
     assert rows[-1].startswith("2,ppo")
     assert json.loads((tiny_run / "model.json").read_text())["iterations"] == 2
+
+
+def test_numpy_forward_equals_torch_on_exported_weights(tmp_path: Path) -> None:
+    """The play-time NumPy network computes what torch computes, on weights as exported (a
+    fresh network: the trained run's own check is in the full run)."""
+    torch = pytest.importorskip("torch")
+    from handfoot.learn.model import Net, export
+
+    torch.manual_seed(0)
+    net = Net(obs=40, priv=8, actions=12, hidden=[16, 16])
+    rules = preset("hand-and-foot", 2)
+    model = network.load_npz(export(net, rules, tmp_path / "m", "test", "test", 1000.0))
+    obs = np.random.default_rng(0).normal(size=(8, 40)).astype(np.float32)
+    mask = np.ones((8, 12), dtype=bool)
+    with torch.no_grad():
+        logits = net.logits(torch.as_tensor(obs), torch.as_tensor(mask)).numpy()
+        values = net.view_value(torch.as_tensor(obs)).numpy()
+    assert np.allclose(model.logits(obs), logits, atol=1e-5)
+    assert np.allclose(model.values(obs), values, atol=1e-5)
 
 
 def test_the_default_install_plays_every_level_without_torch() -> None:

@@ -152,9 +152,10 @@ def named_regions(page: Page) -> None:
     assert page.get_by_role("region", name="team").count() >= 2
 
 
+@pytest.mark.slow  # a browser's start alone is seconds: the full run has every browser test
 def test_a_phone_holds_the_whole_table_on_its_first_screen(server: Server,
                                                             browser: Browser) -> None:
-    # The fast check of the set: one viewport, the start of a round.
+    # The quick check of the set: one viewport, the start of a round.
     page, _ = bot_table(browser, server, VIEWPORTS["phone"], has_touch=True, is_mobile=True)
     errors = watch_errors(page)
     wait_my_draw(page)
