@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,7 +17,7 @@ from handfoot.print.explain import clauses
 from handfoot.record import Record, load_record, record_to_json, replay
 from handfoot.server import lessons as L
 from handfoot.views import view
-from server_helpers import Server, running_server
+from server_helpers import Server
 
 CASES = [(name, lesson.id) for name in PRESET_NAMES for lesson in L.LESSONS
          if lesson.applies(preset(name))]
@@ -167,13 +166,6 @@ def test_bad_requests_get_one_clear_error() -> None:
 
 
 # ====================================================================== HTTP
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("lessons") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
-
-
 def call(server: Server, path: str, body: Any = None) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(f"{server.base}{path}", data=data,

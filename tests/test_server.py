@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +19,6 @@ from handfoot.server.client import ClientError, TableClient, http_json
 from server_helpers import Server, drain, heuristic_choice, running_server
 
 Choice = Callable[[TableClient], str | None]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("server") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
 
 
 def short_rules(**more: Any) -> dict[str, Any]:

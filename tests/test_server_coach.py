@@ -8,7 +8,6 @@ import asyncio
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,17 +21,10 @@ from handfoot.presets import PRESET_NAMES, preset
 from handfoot.server.client import TableClient
 from handfoot.server.coach import moves_that_apply, table_points
 from handfoot.server.rule_texts import parse, texts
-from server_helpers import Server, running_server
+from server_helpers import Server
 from test_server import autoplay, seated
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("coach") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
 
 
 # ====================================================================== the rule texts

@@ -5,7 +5,6 @@ the fuzzing, the table in memory is exactly the one its stored record rebuilds."
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,7 +16,7 @@ from websockets.sync.client import ClientConnection, connect
 from handfoot.server.protocol import MESSAGE_TYPES
 from handfoot.views import view
 from scenario import examples
-from server_helpers import Server, running_server
+from server_helpers import Server
 
 ANSWERS = {"error", "refused", "update", "table", "state", "catch_up", "chat", "hint", "pong",
            "welcome", "joined"}
@@ -66,13 +65,6 @@ frames = st.one_of(
                                                                 "text": "x" * n}))),
     st.binary(max_size=64).map(lambda b: ("bytes", b)),
 )
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("fuzz") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
 
 
 class Fuzzer:

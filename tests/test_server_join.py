@@ -10,21 +10,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from handfoot.cli.main import main as cli
 from handfoot.server.client import ClientError, parse_invite
-from server_helpers import Server, running_server
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("join") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
+from server_helpers import Server
 
 
 class Terminal:

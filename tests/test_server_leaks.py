@@ -26,7 +26,7 @@ from handfoot.engine import Game
 from handfoot.presets import PLAYER_COUNTS, PRESET_NAMES
 from handfoot.record import load_record
 from handfoot.server.client import TableClient
-from server_helpers import Server, ServerProcess, heuristic_choice, running_server
+from server_helpers import Server, ServerProcess, heuristic_choice
 
 FORBIDDEN_KEYS = {"hands", "packets", "stock", "deal", "deals", "seed", "seat_token_hash",
                   "token_hash", "host_hash"}
@@ -39,13 +39,6 @@ CARD = r"(?:10|[4-9]|J|Q|K|A|2|JK|R3|B3)"
 DRAWN = re.compile(rf"^(?P<name>.+) draws? (?P<cards>{CARD}(?: {CARD})*)$")
 
 Received = list[tuple[int | None, dict[str, Any]]]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("leaks") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
 
 
 @pytest.fixture(scope="module")

@@ -7,22 +7,14 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from handfoot.record import load_record, replay
 from handfoot.server.client import ClientError, http_json
-from server_helpers import Server, running_server
+from server_helpers import Server
 from test_server import autoplay, over, seated, settle
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("mine") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
 
 
 def mine(server: Server, seats: list[tuple[str, str | None]]) -> dict[str, Any]:

@@ -8,7 +8,6 @@ import asyncio
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from dataclasses import fields
 
 import pytest
@@ -19,14 +18,7 @@ from handfoot.presets import preset
 from handfoot.rules import Rules
 from handfoot.server.client import ClientError, TableClient, http_json
 from scenario import game
-from server_helpers import Server, running_server
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("page_api") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
+from server_helpers import Server
 
 
 def test_every_option_of_the_rules_has_a_control(server: Server) -> None:

@@ -14,7 +14,6 @@ import json
 import re
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,18 +30,11 @@ from handfoot.server.client import TableClient
 from handfoot.server.messages import seat_view
 from handfoot.server.replays import MAX_UPLOAD, nesting_depth
 from handfoot.views import view
-from server_helpers import Server, running_server
+from server_helpers import Server
 from server_helpers import seat_view as wire_view
 from test_server import autoplay, record_of, seated, short_rules
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.json"))
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("replays") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
 
 
 @pytest.fixture(scope="module")

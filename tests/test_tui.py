@@ -100,6 +100,15 @@ def part_keys(slot: int, n: int, twos: int, jokers: int) -> list[str]:
     return keys
 
 
+def step_keys(step: Start | Add) -> list[str]:
+    """The keys that stage one meld step: its cards, then m (and the meld's key for wild cards
+    alone)."""
+    if isinstance(step, Start):
+        return part_keys(step.slot, step.naturals, step.twos, step.jokers)
+    k = step.kind
+    return part_keys(step.slot, int(k == step.slot and k < TWO), int(k == TWO), int(k == JOKER))
+
+
 def meld_run(s: Session, bot: HeuristicBot, first: Action) -> list[Start | Add]:
     """The bot's melds in a row from here, tried on a copy: laid as one lay-down."""
     trial = s.game.clone()
@@ -139,12 +148,7 @@ def keys_for(s: Session, bot: HeuristicBot, action: Action) -> list[str]:
         return simple
     keys: list[str] = []
     for step in meld_run(s, bot, action):
-        if isinstance(step, Start):
-            keys += part_keys(step.slot, step.naturals, step.twos, step.jokers)
-        else:
-            k = step.kind
-            keys += part_keys(step.slot, int(k == step.slot and k < TWO), int(k == TWO),
-                              int(k == JOKER))
+        keys += step_keys(step)
     return [*keys, "enter"]
 
 

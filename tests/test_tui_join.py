@@ -14,7 +14,7 @@ import json
 import random
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,27 +31,20 @@ from handfoot.actions import (
     parse_action,
 )
 from handfoot.bots.heuristic import HeuristicBot
-from handfoot.cards import JOKER, TWO
+from handfoot.cards import TWO
 from handfoot.engine import Game
 from handfoot.server.client import Closed, TableClient, http_json
 from handfoot.state import Phase
 from handfoot.tui.app import ChatScreen, PlayApp, ResultScreen, TextScreen, screen_text
 from handfoot.tui.remote import RemoteTable, wire_event
 from handfoot.views import SeatView, sample_world, view
-from server_helpers import Server, ServerProcess, running_server
-from test_tui import KEY, action_keys, part_keys
+from server_helpers import Server, ServerProcess
+from test_tui import KEY, action_keys, step_keys
 
 if TYPE_CHECKING:
     from web_helpers import Player
 
 SHOTS = Path(__file__).parent / "screenshots"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    db = tmp_path_factory.mktemp("tui-join") / "tables.sqlite3"
-    with running_server(str(db)) as srv:
-        yield srv
 
 
 async def until(pilot: Pilot[None], test: Callable[[], bool], why: Callable[[], str],
@@ -80,12 +73,7 @@ def keys_for(table: RemoteTable, bot: HeuristicBot, action: Action) -> list[str]
     keys: list[str] = []
     step = action
     while isinstance(step, Start | Add):
-        if isinstance(step, Start):
-            keys += part_keys(step.slot, step.naturals, step.twos, step.jokers)
-        else:
-            k = step.kind
-            keys += part_keys(step.slot, int(k == step.slot and k < TWO), int(k == TWO),
-                              int(k == JOKER))
+        keys += step_keys(step)
         trial.apply(step)
         if trial.actor != table.human or trial.over:
             break
