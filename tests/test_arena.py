@@ -91,11 +91,11 @@ def test_a_deal_is_played_twice_with_the_teams_swapped() -> None:
 
 def test_partners_sit_in_turn_around_their_team() -> None:
     # Four players: team 0 holds seats 0 and 2, team 1 seats 1 and 3; six: 0, 2, 4 and 1, 3, 5.
-    assert [team_bot("strong+casual", seat, 2) for seat in range(4)] == [
+    assert [team_bot("strong+casual", seat) for seat in range(4)] == [
         "strong", "strong", "casual", "casual"]
-    assert [team_bot("strong+casual", seat, 2) for seat in range(6)] == [
+    assert [team_bot("strong+casual", seat) for seat in range(6)] == [
         "strong", "strong", "casual", "casual", "strong", "strong"]
-    assert team_bot("casual", 3, 2) == "casual"
+    assert team_bot("casual", 3) == "casual"
 
 
 def test_a_team_of_partners_plays_its_bots_in_their_seats() -> None:

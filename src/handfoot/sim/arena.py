@@ -65,10 +65,11 @@ def partners(spec: str) -> list[str]:
     return names
 
 
-def team_bot(spec: str, seat: int, teams: int) -> str:
-    """The bot of ``spec`` that sits in ``seat`` (the team's seats are seat, seat + teams, ...)."""
+def team_bot(spec: str, seat: int) -> str:
+    """The bot of ``spec`` that sits in ``seat``: the arena's two teams alternate round the
+    table, so seat // 2 counts a seat's place within its team."""
     names = partners(spec)
-    return names[(seat // teams) % len(names)]
+    return names[(seat // 2) % len(names)]
 
 
 def play_deal(rules: Rules, bot_a: str, bot_b: str, seed: int, deal: int) -> DealResult:
@@ -78,7 +79,7 @@ def play_deal(rules: Rules, bot_a: str, bot_b: str, seed: int, deal: int) -> Dea
     turns: list[int] = []
     for a_team in (0, 1):
         bots = [
-            make_bot(team_bot(bot_a if seat % 2 == a_team else bot_b, seat, 2),
+            make_bot(team_bot(bot_a if seat % 2 == a_team else bot_b, seat),
                      bot_seed(seed, deal, seat), analysis=True)
             for seat in range(rules.players)
         ]
