@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from handfoot.bots import make_bot, network
-from handfoot.bots.base import ask
+from handfoot.bots.base import BotError, ask
 from handfoot.cli.main import main
 from handfoot.engine import Game
 from handfoot.presets import preset
@@ -89,7 +89,7 @@ def test_numpy_forward_equals_torch_on_exported_weights(tmp_path: Path) -> None:
     torch.manual_seed(0)
     net = Net(obs=40, priv=8, actions=12, hidden=[16, 16])
     rules = preset("hand-and-foot", 2)
-    model = network.load_npz(export(net, rules, tmp_path / "m", "test", "test", 1000.0))
+    model = network.load_npz(export(net, [rules], tmp_path / "m", "test", "test", 1000.0))
     obs = np.random.default_rng(0).normal(size=(8, 40)).astype(np.float32)
     mask = np.ones((8, 12), dtype=bool)
     with torch.no_grad():
@@ -97,6 +97,94 @@ def test_numpy_forward_equals_torch_on_exported_weights(tmp_path: Path) -> None:
         values = net.view_value(torch.as_tensor(obs)).numpy()
     assert np.allclose(model.logits(obs), logits, atol=1e-5)
     assert np.allclose(model.values(obs), values, atol=1e-5)
+
+
+def test_a_network_warm_started_at_a_table_with_one_more_field_plays_as_before(
+        tmp_path: Path) -> None:
+    """--init into hand-and-foot-13, whose view adds the passes of a stock that runs out: with
+    that field at any value the new network's logits and values equal the old network's on the
+    vector without it (the field's weights start at zero), and the critic, absent from an
+    exported model, starts as the view value."""
+    torch = pytest.importorskip("torch")
+    from handfoot.bots.observation import layout_for
+    from handfoot.learn.model import Net, actor_weights, exported_state, warm_start
+    from handfoot.learn.rollout import privileged_size
+
+    old_rules, new_rules = preset("hand-and-foot", 4), preset("hand-and-foot-13", 4)
+    old_size, new_size = layout_for(old_rules).size, layout_for(new_rules).size
+    torch.manual_seed(1)
+    old = Net(old_size, privileged_size(old_rules), 133, [16, 16])
+    new = Net(new_size, privileged_size(new_rules), 133, [16, 16])
+    zero = warm_start(new, exported_state(actor_weights(old)), old_rules, new_rules)
+    assert zero == ["passes"]
+    passes = layout_for(new_rules).field("passes")
+    vec = np.random.default_rng(2).normal(size=(5, new_size)).astype(np.float32)
+    without = np.delete(vec, range(passes.start, passes.stop), axis=1)
+    priv = torch.zeros(5, privileged_size(new_rules))
+    mask = torch.ones(5, 133, dtype=torch.bool)
+    with torch.no_grad():
+        for a, b in ((new.logits(torch.as_tensor(vec), mask),
+                      old.logits(torch.as_tensor(without), mask)),
+                     (new.view_value(torch.as_tensor(vec)),
+                      old.view_value(torch.as_tensor(without))),
+                     (new.critic_value(torch.as_tensor(vec), priv),
+                      old.view_value(torch.as_tensor(without)))):
+            assert np.allclose(a.numpy(), b.numpy(), atol=1e-5)
+
+
+def test_a_network_for_several_tables_needs_views_of_the_same_fields() -> None:
+    from handfoot.learn.rollout import family
+
+    assert [t.name for t in family("hand-and-foot, hand-and-foot-classic", 4)] == [
+        "hand-and-foot", "hand-and-foot-classic"]
+    with pytest.raises(ValueError, match="hand-and-foot-13 and hand-and-foot cannot share"):
+        family("hand-and-foot,hand-and-foot-13", 4)
+    with pytest.raises(ValueError, match="hand-knee-foot and hand-and-foot cannot share"):
+        family("hand-and-foot,hand-knee-foot", 4)
+    with pytest.raises(ValueError, match="name each preset once"):
+        family("hand-and-foot,hand-and-foot", 4)
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--rules", "hand-and-foot,nonesuch"], "unknown preset 'nonesuch'"),
+    (["--rules", "hand-and-foot,hand-knee-foot"], "cannot share a network"),
+    (["--init", "no/such/run"], "neither a run folder"),
+    (["--init", "x", "--resume", "y"], "give one of them"),
+])
+def test_train_refuses_tables_that_cannot_share_and_a_missing_start(
+        argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    assert main(["train", *argv]) == 2
+    assert words in capsys.readouterr().err
+
+
+@pytest.mark.slow  # two tiny training runs of ~5 s: the full run
+def test_one_network_trains_for_two_tables_and_seats_at_each(tmp_path: Path) -> None:
+    """A run for hand-and-foot and hand-and-foot-classic writes one model that records both
+    tables, seats at each and refuses a third; a run started from it (--init) for
+    pennies-from-heaven, whose view adds a field, trains on from it."""
+    pytest.importorskip("torch")
+    both = tmp_path / "both"
+    argv = [a for a in TINY if a not in ("--rules", "hand-and-foot")]
+    assert main([*argv, "--rules", "hand-and-foot,hand-and-foot-classic", "--out",
+                 str(both)]) == 0
+    meta = json.loads((both / "model.json").read_text())
+    assert [t["name"] for t in meta["tables"]] == ["hand-and-foot", "hand-and-foot-classic"]
+    for name in ("hand-and-foot", "hand-and-foot-classic"):
+        game = Game.new(preset(name, 2).replace(rounds=1), seed=3)
+        bot = make_bot(f"strong:path={both / 'model.npz'}", seed=1)
+        for _ in range(30):
+            game.apply(ask(bot, game))
+    with pytest.raises(BotError, match="trained for hand-and-foot with 2 players; "
+                       "hand-and-foot-classic with 2 players, but this table"):
+        ask(make_bot(f"strong:path={both / 'model.npz'}", seed=1),
+            Game.new(preset("hand-and-foot-13", 2), seed=3))
+    pennies = tmp_path / "pennies"
+    assert main([*argv, "--rules", "pennies-from-heaven", "--init", str(both), "--out",
+                 str(pennies)]) == 0
+    meta = json.loads((pennies / "model.json").read_text())
+    assert "started from" in meta["trained"] and meta["tables"][0]["name"] == \
+        "pennies-from-heaven"
 
 
 def test_the_default_install_plays_every_level_without_torch() -> None:

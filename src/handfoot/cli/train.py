@@ -28,8 +28,10 @@ def add_parser(subparsers: Any) -> None:
         "model.npz and model.json (seat it as strong:path=DIR/model.npz), a checkpoint every "
         "iteration, and DIR/curve.csv. docs/RL.md describes it.",
     )
-    parser.add_argument("--rules", default="hand-and-foot", choices=PRESET_NAMES,
-                        help="the preset to train for (default: hand-and-foot)")
+    parser.add_argument("--rules", default="hand-and-foot", metavar="PRESET[,PRESET...]",
+                        help="the preset to train for, or presets with commas for one network "
+                        "that plays them all (their views must have the same fields; default: "
+                        "hand-and-foot)")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 7), metavar="N",
                         help="players, 2 to 6 (default: 4)")
     parser.add_argument("--out", metavar="DIR", default=None,
@@ -37,6 +39,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--resume", metavar="DIR", default=None,
                         help="carry on the run in DIR from its checkpoint (its settings, "
                         "with --iterations, --minutes, --workers and --backend as given)")
+    parser.add_argument("--init", metavar="DIR|FILE", default=None,
+                        help="start from another run's folder or a model file, in place of "
+                        "imitation (a table of the same family, or one whose view adds a field)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--iterations", type=int, default=100,
                         help="PPO iterations in all (default: 100)")
@@ -77,9 +82,28 @@ def run(args: argparse.Namespace) -> int:
         hidden = []
     if not hidden or not all(1 <= h <= 4096 for h in hidden):
         raise UserError(f"--hidden: {args.hidden!r} is not widths such as 128,128")
+    if args.resume and args.init:
+        raise UserError("--init starts a new run; --resume carries one on: give one of them")
     if args.resume and not Path(args.resume, "checkpoint.pt").is_file():
         raise UserError(f"--resume: no checkpoint.pt in {args.resume}")
+    unknown = [n for n in args.rules.split(",") if n.strip() not in PRESET_NAMES]
+    if unknown or not args.rules.strip():
+        raise UserError(f"--rules: unknown preset {unknown[0].strip() if unknown else ''!r} "
+                        f"(choose from {', '.join(PRESET_NAMES)})")
+    if args.init:
+        init = Path(args.init)
+        if not (init / "checkpoint.pt").is_file() and not init.with_suffix(".npz").is_file() \
+                and not (init.suffix == ".npz" and init.is_file()):
+            raise UserError(f"--init: {args.init} is neither a run folder with checkpoint.pt "
+                            "nor a model file (.npz with its .json)")
+    from handfoot.learn.model import InitError
+    from handfoot.learn.rollout import family
     from handfoot.learn.train import Settings, Trainer
+
+    try:
+        family(args.rules, args.players)
+    except ValueError as err:
+        raise UserError(f"--rules: {err}") from None
 
     def log(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
@@ -90,12 +114,17 @@ def run(args: argparse.Namespace) -> int:
     if args.resume:
         trainer = Trainer.resume(args.resume, log, **given)
     else:
-        out = args.out or f"runs/{args.rules}-{args.players}p-seed{args.seed}"
-        settings = Settings(rules=args.rules, players=args.players, out=out, seed=args.seed,
+        name = ",".join(n.strip() for n in args.rules.split(",")).replace(",", "+")
+        out = args.out or f"runs/{name}-{args.players}p-seed{args.seed}"
+        settings = Settings(rules=name.replace("+", ","), players=args.players, out=out,
+                            seed=args.seed, init=args.init,
                             hidden=hidden, teacher=args.teacher, bc_rounds=args.bc_rounds,
                             rounds=args.rounds, eval_deals=args.eval_deals,
                             eval_every=args.eval_every, **given)
         trainer = Trainer(settings, log)
-    path = trainer.train()
+    try:
+        path = trainer.train()
+    except InitError as err:
+        raise UserError(str(err)) from None
     print(f"wrote {path} (seat it as strong:path={path})")
     return 0

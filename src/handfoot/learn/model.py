@@ -19,6 +19,7 @@ import torch
 from torch import nn
 
 from ..bots import network
+from ..bots.observation import layout_for
 from ..rules import Rules
 
 
@@ -69,11 +70,12 @@ def actor_weights(net: Net) -> dict[str, Any]:
     return out
 
 
-def export(net: Net, rules: Rules, out: str | Path, name: str, trained: str,
+def export(net: Net, rules: Sequence[Rules], out: str | Path, name: str, trained: str,
            scale: float, extra: Mapping[str, Any] | None = None) -> Path:
-    """Write ``OUT.npz`` and ``OUT.json`` (the policy bot's format, with ``value_scale``)."""
+    """Write ``OUT.npz`` and ``OUT.json`` (the policy bot's format, with ``value_scale``);
+    ``rules`` are every table the network was trained for."""
     obs, _, actions, hidden = net.sizes
-    meta = network.metadata([rules], hidden, obs, actions, name=name, trained=trained)
+    meta = network.metadata(rules, hidden, obs, actions, name=name, trained=trained)
     meta["value_scale"] = scale
     meta.update(extra or {})
     out = Path(out).with_suffix("")
@@ -83,3 +85,80 @@ def export(net: Net, rules: Rules, out: str | Path, name: str, trained: str,
 
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     return out.with_suffix(".npz")
+
+
+class InitError(ValueError):
+    """A network to start from that does not fit the one being trained."""
+
+
+def _fields_of(rules: Rules) -> dict[str, tuple[int, int]]:
+    return {f.name: (f.start, f.size) for f in layout_for(rules).fields()}
+
+
+def _columns(old: Rules, new: Rules) -> tuple[list[int], list[int]]:
+    """Pairs of (new column, old column) for the view fields both tables' vectors hold with
+    the same size: a field one of them lacks starts from zero weights."""
+    before = _fields_of(old)
+    new_cols: list[int] = []
+    old_cols: list[int] = []
+    for name, (start, size) in _fields_of(new).items():
+        if name in before and before[name][1] == size:
+            new_cols += range(start, start + size)
+            old_cols += range(before[name][0], before[name][0] + size)
+    return new_cols, old_cols
+
+
+def warm_start(net: Net, state: Mapping[str, Any], old: Rules, new: Rules) -> list[str]:
+    """Load a network trained at table ``old`` into ``net`` (made for table ``new``), matching
+    the first layers' inputs field by field, so a table whose view adds a field (canasta
+    pennies, the passes of a stock that runs out) starts from a trained network.  ``state``
+    holds torch's parameter names; a missing critic starts as a copy of the view value (its
+    privileged inputs at zero), which is a fair baseline for the first advantages.  Returns the
+    fields that start from zero."""
+    own = net.state_dict()
+    state = dict(state)
+    if "critic.0.weight" not in state:
+        for key in list(state):
+            if key.startswith(("vf.", "value.")):
+                head = "critic_out" if key.startswith("value.") else "critic"
+                state[head + key[key.index("."):]] = state[key]
+    new_cols, old_cols = _columns(old, new)
+    obs = net.sizes[0]
+    for key, target in own.items():
+        if key not in state:
+            raise InitError(f"--init: the network has no {key!r}")
+        source = torch.as_tensor(np.asarray(state[key]))
+        first = key in ("pi.0.weight", "vf.0.weight", "critic.0.weight")
+        if not first:
+            if tuple(source.shape) != tuple(target.shape):
+                raise InitError(f"--init: {key} is {tuple(source.shape)}, this network's is "
+                                 f"{tuple(target.shape)} (train with the same --hidden)")
+            own[key] = source.to(target.dtype)
+            continue
+        if source.shape[0] != target.shape[0]:
+            raise InitError(f"--init: {key} has {source.shape[0]} units, this network "
+                             f"{target.shape[0]} (train with the same --hidden)")
+        weight = torch.zeros_like(target)
+        weight[:, new_cols] = source[:, old_cols].to(target.dtype)
+        if key == "critic.0.weight":
+            old_obs = layout_for(old).size
+            priv = source.shape[1] - old_obs
+            if priv > 0 and priv == target.shape[1] - obs:
+                weight[:, obs:] = source[:, old_obs:].to(target.dtype)
+        own[key] = weight
+    net.load_state_dict(own)
+    kept = {f.name for f in layout_for(old).fields()}
+    return [f.name for f in layout_for(new).fields() if f.name not in kept]
+
+
+def exported_state(weights: Mapping[str, Any]) -> dict[str, Any]:
+    """An exported model's arrays (``pi.0.weight``...) under torch's parameter names."""
+    out: dict[str, Any] = {}
+    for key, value in weights.items():
+        prefix, _, rest = key.partition(".")
+        if prefix in ("pi", "vf"):
+            layer, _, kind = rest.partition(".")
+            out[f"{prefix}.{2 * int(layer)}.{kind}"] = value
+        else:
+            out[key] = value
+    return out

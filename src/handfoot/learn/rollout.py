@@ -1,14 +1,15 @@
 """Self-play games that produce training samples: NumPy only, so rollout workers (processes or
 Ray actors) never import torch.
 
-A worker gets a task (the table, the current weights, the league's snapshots, how many rounds)
-and plays single rounds.  In each round one team is the learner (the current policy, sampling
-from its masked softmax); the others are the current policy too (self-play), a past snapshot,
-or a bot (``opponents``).  Every decision of a seat played by the current policy becomes a
-sample: the seat's view encoding (what the actor sees), the critic's extra input built from the
-full game (``privileged``, training only), the legal actions, the action and its log
-probability.  The reward is the team's round-score margin (its score minus the best other
-team's) over ``scale``, paid at the seat's last decision of the round.
+A worker gets a task (the table or tables, the current weights, the league's snapshots, how
+many rounds) and plays single rounds (at a table drawn from the tables, where there are
+several).  In each round one team is the learner (the current policy, sampling from its masked
+softmax); the others are the current policy too (self-play), a past snapshot, or a bot
+(``opponents``).  Every decision of a seat played by the current policy becomes a sample: the
+seat's view encoding (what the actor sees), the critic's extra input built from the full game
+(``privileged``, training only), the legal actions, the action and its log probability.  The
+reward is the team's round-score margin (its score minus the best other team's) over
+``scale``, paid at the seat's last decision of the round.
 """
 
 from __future__ import annotations
@@ -37,6 +38,45 @@ Weights = dict[str, npt.NDArray[np.float32]]
 def table_rules(name: str, players: int) -> Rules:
     """The rules a model is trained (and labelled) for: the preset at that player count."""
     return preset(name, players)
+
+
+def family(names: str, players: int) -> list[Rules]:
+    """The tables one model is trained for: presets named with commas (``hand-and-foot,
+    hand-and-foot-classic``) at one player count.  One network reads them all, so their views
+    must be vectors of the same fields and their rewards of the same unit; the rules the
+    vector holds (quota, opening minimums, packet sizes) and the legal actions tell them
+    apart."""
+    listed = [n.strip() for n in names.split(",") if n.strip()]
+    if not listed or len(set(listed)) != len(listed):
+        raise ValueError(f"tables {names!r}: name each preset once, separated by commas")
+    tables = [table_rules(n, players) for n in listed]
+    first = tables[0]
+    fields = field_shape(first)
+    for t in tables[1:]:
+        if field_shape(t) != fields:
+            raise ValueError(f"{t.name} and {first.name} cannot share a network: their views "
+                             "are vectors of different fields (train them apart, or warm-start "
+                             "one from the other with --init)")
+        if value_scale(t) != value_scale(first):
+            raise ValueError(f"{t.name} and {first.name} cannot share a network: their round "
+                             "scores run to different sizes (two packets against the knee)")
+    return tables
+
+
+def field_shape(rules: Rules) -> list[tuple[str, int, int]]:
+    """Where each named field of a view's vector lies at this table."""
+    return [(f.name, f.start, f.size) for f in layout_for(rules).fields()]
+
+
+def table_of_round(tables: Sequence[Rules], task_seed: int, r: int, greedy: bool,
+                   rng: random.Random) -> Rules:
+    """The table a round is played at: every table in turn for an evaluation's duplicate
+    deals (the same deals at each), else drawn at random."""
+    if len(tables) == 1:
+        return tables[0]
+    if greedy:
+        return tables[(task_seed + r // tables[0].teams) % len(tables)]
+    return tables[rng.randrange(len(tables))]
 
 
 def value_scale(rules: Rules) -> float:
@@ -145,13 +185,14 @@ def margin(game: Game, team: int) -> float:
 def run(task: Task) -> dict[str, Any]:
     """Play ``task.rounds`` single rounds; the samples of the current policy's seats, and the
     learner team's margins."""
-    rules = table_rules(task.rules_name, task.players).replace(rounds=1)
-    scale = value_scale(rules)
+    tables = [t.replace(rounds=1) for t in family(task.rules_name, task.players)]
+    scale = value_scale(tables[0])
     rng = random.Random(task.seed)
     np_rng = np.random.default_rng(task.seed)
-    layout = layout_for(rules)
     batch = Batch()
     for r in range(task.rounds):
+        rules = table_of_round(tables, task.seed, r, task.greedy, rng)
+        layout = layout_for(rules)
         # Evaluation plays each deal once from every team's seats (duplicate deals).
         deal = task.seed * 7919 + r // rules.teams if task.greedy else rng.randrange(2**31)
         game = Game.new(rules, seed=deal)
@@ -222,12 +263,13 @@ def imitate(rules_name: str, players: int, teacher: str, seed: int,
     """Rounds the teacher bot plays in every seat: each decision with a choice becomes a sample
     (view encoding, critic input, legal mask, the teacher's action), and each seat's last one
     carries its team's margin, so the critics learn too (behaviour cloning)."""
-    rules = table_rules(rules_name, players).replace(rounds=1)
-    scale = value_scale(rules)
+    tables = [t.replace(rounds=1) for t in family(rules_name, players)]
+    scale = value_scale(tables[0])
     rng = random.Random(seed)
-    layout = layout_for(rules)
     batch = Batch()
     for r in range(rounds):
+        rules = table_of_round(tables, seed, r, False, rng)
+        layout = layout_for(rules)
         game = Game.new(rules, seed=rng.randrange(2**31))
         encoder = Encoder(layout)
         bots = [make_bot(teacher, seed=rng.randrange(2**31)) for _ in range(rules.players)]

@@ -38,7 +38,7 @@ import torch
 from ..bots.observation import layout_for
 from ..env.indexed import NUM_ACTIONS
 from . import model as model_mod
-from .rollout import Task, privileged_size, run_task, table_rules, value_scale
+from .rollout import Task, family, privileged_size, run_task, value_scale
 
 CURVE_FIELDS = ["iteration", "phase", "seconds", "samples", "decisions", "eval_margin",
                 "eval_win", "eval_went_out", "policy_loss", "value_loss", "entropy"]
@@ -46,8 +46,9 @@ CURVE_FIELDS = ["iteration", "phase", "seconds", "samples", "decisions", "eval_m
 
 @dataclass
 class Settings:
-    rules: str = "hand-and-foot"
+    rules: str = "hand-and-foot"  # a preset, or presets with commas: one network for them all
     players: int = 4
+    init: str | None = None  # start from this run folder or model file (no imitation)
     out: str = "runs/train"
     seed: int = 0
     hidden: list[int] = field(default_factory=lambda: [128, 128])
@@ -154,7 +155,8 @@ class Trainer:
         self.s = settings
         self.log = log
         torch.set_num_threads(max(1, settings.threads))
-        self.rules = table_rules(settings.rules, settings.players)
+        self.tables = family(settings.rules, settings.players)
+        self.rules = self.tables[0]
         self.scale = value_scale(self.rules)
         self.obs_size = layout_for(self.rules).size
         self.net = model_mod.Net(self.obs_size, privileged_size(self.rules), NUM_ACTIONS,
@@ -205,11 +207,13 @@ class Trainer:
 
     def export(self, path: str | Path) -> Path:
         s = self.s
+        start = (f"started from {s.init}" if s.init
+                 else f"imitation of {s.teacher} ({s.bc_rounds} rounds)")
         trained = (f"handfoot train --rules {s.rules} --players {s.players} --seed {s.seed}: "
-                   f"imitation of {s.teacher} ({s.bc_rounds} rounds), then {self.iteration} "
-                   f"self-play PPO iterations of {s.rounds} rounds ({self.elapsed / 60:.1f} "
-                   "min)")
-        return model_mod.export(self.net, self.rules, path, name=f"{s.rules}-{s.players}p",
+                   f"{start}, then {self.iteration} self-play PPO iterations of {s.rounds} "
+                   f"rounds ({self.elapsed / 60:.1f} min)")
+        name = f"{s.rules.replace(',', '+')}-{s.players}p"
+        return model_mod.export(self.net, self.tables, path, name=name,
                                 trained=trained, scale=self.scale,
                                 extra={"iterations": self.iteration})
 
@@ -224,6 +228,34 @@ class Trainer:
     def _shares(self, total: int) -> list[int]:
         w = max(1, self.s.workers)
         return [n for n in (total // w + (i < total % w) for i in range(w)) if n]
+
+    def warm_start(self) -> None:
+        """Start from another run's network (``init``: a run folder with its checkpoint, or an
+        exported model file), in place of imitation: a table of the same family, or one whose
+        view adds a field, learns from where that network stands."""
+        source = Path(str(self.s.init))
+        if (source / "checkpoint.pt").is_file():
+            state = torch.load(source / "checkpoint.pt", weights_only=False)
+            given = state["settings"]
+            old = family(given["rules"], given["players"])[0]
+            weights = state["net"]
+        else:
+            from ..record import rules_as_played
+            from ..rules import Rules
+
+            path = source if source.suffix == ".npz" else source.with_suffix(".npz")
+            meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+            table = rules_as_played(dict(meta["tables"][0]), meta.get("rules_version", 3))
+            old = Rules.from_mapping(table)
+            with np.load(path, allow_pickle=False) as data:
+                weights = model_mod.exported_state({k: data[k] for k in data.files})
+        if old.players != self.rules.players:
+            raise model_mod.InitError(f"--init: {source} was trained for {old.players} "
+                                      f"players, not {self.rules.players}")
+        zero = model_mod.warm_start(self.net, weights, old, self.rules)
+        self.league.append(self.weights())
+        self.log(f"started from {source} ({old.name}, {old.players} players)"
+                 + (f"; new view fields from zero: {', '.join(zero)}" if zero else ""))
 
     def imitate(self, pool: Pool) -> None:
         s = self.s
@@ -370,6 +402,10 @@ class Trainer:
         pool = Pool(s)
         began = time.perf_counter()
         try:
+            if self.phase == "start" and s.init:
+                self.warm_start()
+                self.phase = "ppo"
+                self.save()
             if self.phase == "start":
                 self.imitate(pool)
                 self.phase = "ppo"
