@@ -168,6 +168,20 @@ def test_a_turn_based_table_over_two_days_and_a_restart(browser: Browser,
         assert day3.hall.timers.fired >= 1  # acted on at start
         bob.wait_for_timeout(300)  # the cards' arrival animation
         bob.screenshot(path=str(SCREENSHOTS / "desktop-pace-waiting.png"))
+        # A small phone reads the same turn in half the words, on one line (two lines pushed
+        # the hand's second row under the moves bar); screen readers still get the whole line.
+        bob.set_viewport_size({"width": 360, "height": 640})
+        bob.wait_for_selector("#pace-line .pace-turn .short", state="visible")
+        assert bob.inner_text("#pace-line .pace-turn .short") == \
+            "Ann's turn · 2 days · past limit: waits"
+        assert bob.get_attribute("#pace-line .pace-turn .short", "aria-hidden") == "true"
+        assert "the game waits for Ann" in bob.text_content("#pace-line .pace-turn .long")
+        bob.wait_for_timeout(300)
+        bob.screenshot(path=str(SCREENSHOTS / "phone-pace-waiting.png"))
+        tall = bob.eval_on_selector("#pace-line .pace-turn",
+                                    "e => e.getBoundingClientRect().height")
+        assert tall < 24, tall  # one line of 0.9rem
+        bob.set_viewport_size(DESKTOP)
         # Ann comes back and plays; then it is Bob's turn, from now.
         ann = ann_browser.new_page()
         errors += watch_errors(ann)

@@ -45,9 +45,9 @@ function tick() {
     const text = holdText(seat);
     if (el.textContent !== text) el.textContent = text;
   }
-  const line = paceText && document.querySelector("[data-pace-turn]");
-  if (line) {
-    const text = paceText();
+  if (!paceText) return;
+  for (const line of document.querySelectorAll("[data-pace-turn]")) {
+    const text = paceText(line.dataset.paceTurn === "short");
     if (line.textContent !== text) line.textContent = text;
   }
 }

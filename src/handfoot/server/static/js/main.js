@@ -60,7 +60,7 @@ class TablePage {
       },
     });
     countdown.watchSeats(() => (this.game.table ? this.game.table.seats : []),
-      () => (this.game.table && this.game.table.turn && this.game.view ? paceTurnText(this.game) : ""));
+      (short) => (this.game.table && this.game.table.turn && this.game.view ? paceTurnText(this.game, short) : ""));
     this.game = new Game(this.conn, {
       render: () => this.render(),
       say: (text) => this.say(text),

@@ -53,18 +53,23 @@ export function when(iso) {
 
 // The turn line of a turn-based table: whose turn since when, and what its limit does.
 // ``elapsed``: seconds since the table message came; ``name``: a seat's name ("you" for yours).
-export function turnWords(table, elapsed, name) {
+// ``short``: a small phone's line, in about half the words ("Ann's turn · 2 days · bot in 3 h").
+export function turnWords(table, elapsed, name, short = false) {
   const turn = table.turn;
   if (!turn) return "";
   const who = name(turn.seat);
   const yours = who === "you";
   const whose = yours ? "Your turn" : `${who}'s turn`;
-  const since = `${whose} since ${when(turn.since)} (${duration(turn.waited + elapsed)})`;
-  if (turn.by_bot) return `${since} · the limit passed: ${yours ? "your" : "the seat's"} bot plays this turn`;
-  if (turn.waiting) return `${since} · the limit passed: the game waits for ${yours ? "you" : who}`;
+  const waited = duration(turn.waited + elapsed);
+  const since = short ? `${whose} · ${waited}` : `${whose} since ${when(turn.since)} (${waited})`;
+  const wait = table.options.on_limit === "wait";
+  if (turn.by_bot) return short ? `${since} · past limit: bot plays`
+    : `${since} · the limit passed: ${yours ? "your" : "the seat's"} bot plays this turn`;
+  if (turn.waiting) return short ? `${since} · past limit: waits`
+    : `${since} · the limit passed: the game waits for ${yours ? "you" : who}`;
   if (turn.left === null || turn.left === undefined) return since;
   const left = turn.left - elapsed;
-  if (left <= 0) return `${since} · the limit has passed`;
-  const then = table.options.on_limit === "wait" ? "the limit passes" : "a bot plays";
+  if (left <= 0) return `${since} · ${short ? "" : "the "}limit has passed`;
+  const then = short ? (wait ? "limit" : "bot") : wait ? "the limit passes" : "a bot plays";
   return `${since} · ${then} in ${duration(left)}`;
 }

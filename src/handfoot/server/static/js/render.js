@@ -117,11 +117,15 @@ function paceLine(g) {
   if (!t || !t.options || t.options.pace !== "turn-based") return null;
   return h("p", { class: "pace-line" + (t.turn && t.turn.waiting ? " waiting" : ""), id: "pace-line" },
     h("span", { class: "pace-words" }, paceWords(t.options)),
-    t.turn ? h("span", { class: "pace-turn", dataset: { paceTurn: "" } }, paceTurnText(g)) : null);
+    t.turn ? h("span", { class: "pace-turn" },
+      h("span", { class: "long", dataset: { paceTurn: "long" } }, paceTurnText(g)),
+      h("span", { class: "short", dataset: { paceTurn: "short" }, "aria-hidden": "true" }, paceTurnText(g, true)))
+      : null);
 }
 
-export function paceTurnText(g) {
-  return turnWords(g.table, sinceTable(), (seat) => (seat === g.seat ? "you" : seatLabel(g, seat)));
+// ``short``: the small phone's line (the long one stays for screen readers).
+export function paceTurnText(g, short = false) {
+  return turnWords(g.table, sinceTable(), (seat) => (seat === g.seat ? "you" : seatLabel(g, seat)), short);
 }
 
 // One short line: the round, the turn, the opening minimum and the game's score so far.
