@@ -47,6 +47,24 @@ def test_a_table_without_a_model_is_said_in_one_line() -> None:
     assert note is not None and "no trained model" in note and "\n" not in note
 
 
+def test_each_table_has_one_self_play_model_at_most() -> None:
+    """A network trained for several tables records them all; no table is claimed by two
+    self-play models, so which network plays there never rests on a file's name."""
+    import json
+
+    from handfoot.bots import network
+
+    claimed: dict[str, str] = {}
+    for path in network.shipped():
+        meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+        if "value_scale" not in meta:
+            continue  # the example MaskablePPO model: the policy bot's, ranked after these
+        for t in meta["tables"]:
+            key = f"{t['name']}/{t['players']}p"
+            assert key not in claimed, f"{key}: {claimed[key]} and {path.name}"
+            claimed[key] = path.name
+
+
 # Every level and preset at two players in a development run; four and six in the full run.
 @pytest.mark.parametrize("players", [2, pytest.param(4, marks=pytest.mark.slow),
                                      pytest.param(6, marks=pytest.mark.slow)])
