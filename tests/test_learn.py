@@ -158,6 +158,16 @@ def test_train_refuses_tables_that_cannot_share_and_a_missing_start(
     assert words in capsys.readouterr().err
 
 
+def test_train_says_so_when_the_network_to_start_from_is_damaged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    (tmp_path / "m.npz").write_bytes(b"not a model")
+    assert main(["train", *TINY[1:], "--init", str(tmp_path / "m.npz"), "--out",
+                 str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert "--init: cannot read" in err and "m.json" in err and "Traceback" not in err
+
+
 @pytest.mark.slow  # two tiny training runs of ~5 s: the full run
 def test_one_network_trains_for_two_tables_and_seats_at_each(tmp_path: Path) -> None:
     """A run for hand-and-foot and hand-and-foot-classic writes one model that records both

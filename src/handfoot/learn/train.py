@@ -234,21 +234,10 @@ class Trainer:
         exported model file), in place of imitation: a table of the same family, or one whose
         view adds a field, learns from where that network stands."""
         source = Path(str(self.s.init))
-        if (source / "checkpoint.pt").is_file():
-            state = torch.load(source / "checkpoint.pt", weights_only=False)
-            given = state["settings"]
-            old = family(given["rules"], given["players"])[0]
-            weights = state["net"]
-        else:
-            from ..record import rules_as_played
-            from ..rules import Rules
-
-            path = source if source.suffix == ".npz" else source.with_suffix(".npz")
-            meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-            table = rules_as_played(dict(meta["tables"][0]), meta.get("rules_version", 3))
-            old = Rules.from_mapping(table)
-            with np.load(path, allow_pickle=False) as data:
-                weights = model_mod.exported_state({k: data[k] for k in data.files})
+        try:
+            old, weights = _start_from(source)
+        except (OSError, ValueError, KeyError, TypeError, RuntimeError) as err:
+            raise model_mod.InitError(f"--init: cannot read {source}: {err}") from None
         if old.players != self.rules.players:
             raise model_mod.InitError(f"--init: {source} was trained for {old.players} "
                                       f"players, not {self.rules.players}")
@@ -423,6 +412,24 @@ class Trainer:
         (self.out / "settings.json").write_text(json.dumps(asdict(s), indent=1) + "\n",
                                                 encoding="utf-8")
         return self.out / "model.npz"
+
+
+def _start_from(source: Path) -> tuple[Any, dict[str, Any]]:
+    """The table a network to start from was trained for (its first), and its parameters
+    under torch's names: from a run folder's checkpoint, or from an exported model file."""
+    if (source / "checkpoint.pt").is_file():
+        state = torch.load(source / "checkpoint.pt", weights_only=False)
+        given = state["settings"]
+        return family(given["rules"], given["players"])[0], dict(state["net"])
+    from ..record import rules_as_played
+    from ..rules import Rules
+
+    path = source if source.suffix == ".npz" else source.with_suffix(".npz")
+    meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    table = rules_as_played(dict(meta["tables"][0]), meta.get("rules_version", 3))
+    with np.load(path, allow_pickle=False) as data:
+        weights = model_mod.exported_state({k: data[k] for k in data.files})
+    return Rules.from_mapping(table), weights
 
 
 def group(parts: list[dict[str, Any]]) -> np.ndarray:
