@@ -83,6 +83,37 @@ def test_every_level_plays_a_whole_round(level: str, name: str, players: int) ->
     assert game.over and len(game.results) == 1
 
 
+def test_the_expert_weighs_the_networks_own_turn_first() -> None:
+    """Where a model fits, the expert's first plan is the turn the network plays (what
+    ``strong`` would play), followed as the network plays it: in a world and at the table."""
+    from handfoot.bots.levels import NETWORK_PLAN
+    from handfoot.views import view
+
+    rules = preset("hand-and-foot", 4).replace(rounds=1)
+    game = Game.new(rules, seed=11)
+    casual = make_bot("casual")
+    while game.actor != 0 or len(game.legal_actions()) == 1:
+        game.apply(ask(casual, game))
+    expert = make_bot("expert:ms=0,worlds=2")
+    strong = make_bot("strong")
+    assert isinstance(expert, ExpertBot)
+    v = view(game, 0)
+    expert._prepare(rules)
+    plans = expert._plans(v, game.legal_actions())
+    assert plans[0] == NETWORK_PLAN and all(not p.network for p in plans[1:])
+    world = game.clone()
+    turn = expert.play_plan(NETWORK_PLAN, world, 0)
+    replay = game.clone()
+    for actor, action in turn:
+        if actor == 0 and len(replay.legal_actions()) > 1:
+            assert action == ask(strong, replay)
+        replay.apply(action, actor)
+    assert turn and world.seat != 0 or world.over
+    # At the table, a turn whose plan is the network's plays the network's moves.
+    expert._plan = ((v.round_no, v.turns, 0), NETWORK_PLAN)
+    assert ask(expert, game) == ask(strong, game)
+
+
 def test_strong_and_expert_travel_without_their_network() -> None:
     import pickle
 
@@ -130,7 +161,9 @@ def test_play_now_seats_the_strongest_level_measured_to_fit() -> None:
     assert play_now_level(rules, 6) == play_now_level(preset("hand-and-foot", 6))
     assert table_kind(rules.replace(pile_take="whole")) is None
     assert play_now_level(rules.replace(pile_take="whole")) == "casual"
-    assert play_now_level(preset("hand-and-foot-classic")) == "casual"
+    assert play_now_level(preset("hand-knee-foot", 6)) == "casual"  # no model, not measured
+    # Where 75 ms of search measured over 100 ms at the 99th percentile, 50 ms is seated.
+    assert play_now_level(preset("hand-and-foot-classic")) == "expert:ms=50"
 
 
 def test_the_network_ranks_what_strong_plays_first() -> None:

@@ -2,9 +2,12 @@
 
 ``beginner`` is the basic bot and ``casual`` the heuristic.  ``strong`` plays the trained
 network shipped for the table alone (one forward pass a decision); ``expert`` puts that network
-inside the search: the policy orders the whole-turn plans (the search keeps the ``width`` it
+inside the search: the network's own turn (what ``strong`` would play) is the first plan, the
+policy orders the heuristic's whole-turn plans after it (the search keeps the ``width`` it
 prefers), and the network's value, not the linear fit, scores where each plan leads in every
-sampled world, within a time budget (``ms``, default 100).
+sampled world, within a time budget (``ms``, default 100).  So the search changes the
+network's turn only where another plan scores better in the same worlds (``margin``: points of
+head start the network's turn gets, default 0).
 
 Where no model was shipped for the table (or NumPy is missing), a player still gets a bot at
 the level's strength class rather than an error in the middle of a game: ``strong`` plays as
@@ -209,6 +212,12 @@ def ranker(rules: Rules) -> NetworkRanker | HeuristicBot:
 #       hand-knee-foot/4 hand-and-foot/6 --levels expert:ms=50 expert:ms=75 --rounds 8 --seed 100
 #   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot/4 \
 #       hand-knee-foot/4 hand-and-foot/6 --levels expert:ms=75 --rounds 8 --seed 200
+#   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot-classic/4 \
+#       hand-and-foot-13/4 pennies-from-heaven/4 triple-play/4 hand-knee-foot-club/4 \
+#       --levels casual strong expert:ms=75 expert --rounds 6
+#   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot-classic/4 \
+#       hand-and-foot-13/4 pennies-from-heaven/4 triple-play/4 hand-knee-foot-club/4 \
+#       --levels expert:ms=50 expert:ms=75 --rounds 8 --seed 100
 #
 # (docs/BOTS.md, "Which level plays where", has the whole table and the machine's load).  Run
 # them again, and write the figures here, when a bot or a shipped model changes.  The 2-player
@@ -226,6 +235,16 @@ DECISION_P99_MS: dict[str, dict[str, float]] = {
                          "expert:ms=50": 55.9, "expert:ms=75": 81.5, "expert": 105.3},
     "hand-and-foot/2p": {"casual": 0.07, "strong": 58.7, "expert:ms=30": 32.5,
                          "expert:ms=50": 52.4, "expert": 102.1},
+    "hand-and-foot-classic/4p": {"casual": 0.14, "strong": 0.19, "expert:ms=50": 72.1,
+                                 "expert:ms=75": 104.2, "expert": 132.4},
+    "hand-and-foot-13/4p": {"casual": 0.15, "strong": 0.14, "expert:ms=50": 78.5,
+                            "expert:ms=75": 106.1, "expert": 127.8},
+    "pennies-from-heaven/4p": {"casual": 0.10, "strong": 0.21, "expert:ms=50": 66.5,
+                               "expert:ms=75": 94.8, "expert": 122.9},
+    "triple-play/4p": {"casual": 0.19, "strong": 0.26, "expert:ms=50": 62.4,
+                       "expert:ms=75": 92.5, "expert": 141.7},
+    "hand-knee-foot-club/4p": {"casual": 0.14, "strong": 0.14, "expert:ms=50": 64.3,
+                               "expert:ms=75": 92.6, "expert": 120.9},
 }
 
 
@@ -285,14 +304,20 @@ def play_now_level(rules: Rules, players: int | None = None) -> str:
     return max(fitting, key=_strength, default="casual")
 
 
+NETWORK_PLAN = Plan(network=True)
+
+
 class ExpertBot(SearchBot):
-    """The search with the network: its policy orders the plans, its value scores the leaves."""
+    """The search with the network: the network's own turn is a plan, its policy orders the
+    heuristic's plans, its value scores the leaves."""
 
     name = "expert"
 
     def __init__(self, seed: int = 0, ms: float = 100.0, worlds: int = 16, width: int = -1,
-                 path: str | None = None, settle: int = 32, spread: float = 100.0) -> None:
-        super().__init__(seed, ms=ms, worlds=worlds, width=width, settle=settle, spread=spread)
+                 path: str | None = None, settle: int = 32, spread: float = 100.0,
+                 margin: float = 0.0) -> None:
+        super().__init__(seed, ms=ms, worlds=worlds, width=width, settle=settle, spread=spread,
+                         margin=margin)
         self.rng = random.Random(f"expert/{seed}")
         self.path = path
         self.net: Any = None
@@ -323,7 +348,47 @@ class ExpertBot(SearchBot):
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if not self._ready:
             self._prepare(view.rules)
+        if self.net is not None and len(legal) > 1 and view.turn == view.seat \
+                and view.actor == view.seat:
+            key = (view.round_no, view.turns, view.seat)
+            if self._plan is None or self._plan[0] != key:
+                self._plan = (key, self._choose_plan(view, legal))
+            if self._plan[1].network:
+                return self._network_choice(view, legal)
         return super().choose(view, legal)
+
+    def _network_choice(self, v: SeatView, legal: Sequence[Action]) -> Action:
+        """What ``strong`` plays here: the network's most likely legal action."""
+        from ..actions import ACTION_INDEX, ATOMIC_ACTIONS
+
+        assert self.net is not None and self._encode is not None
+        indices = [i for i in (ACTION_INDEX[a] for a in legal) if i < self.net.actions]
+        if not indices:
+            return legal[0]
+        chosen = int(self.net.choose(self._encode(v), indices))
+        return ATOMIC_ACTIONS[chosen] if chosen in indices else legal[0]
+
+    def play_plan(self, plan: Plan, g: Game, seat: int) -> list[tuple[int, Action]]:
+        if not self._ready:
+            self._prepare(g.rules)
+        if not plan.network or self.net is None:
+            return super().play_plan(plan, g, seat)
+        # The seat's turn as the network plays it; a partner asked "may I go out?" answers
+        # as the heuristic would, as in every other plan.
+        round_no, turns = g.round_no, g.turns
+        played: list[tuple[int, Action]] = []
+        while not g.over and g.round_no == round_no and g.turns == turns and g.seat == seat:
+            legal = g.legal_actions()
+            actor = g.actor
+            if len(legal) == 1:
+                a = legal[0]
+            elif actor == seat:
+                a = self._network_choice(view(g, seat), legal)
+            else:
+                a = self.policy.rank(view(g, actor), legal)[0]
+            g.apply(a)
+            played.append((actor, a))
+        return played
 
     def __getstate__(self) -> dict[str, Any]:
         # Pickled with every decision at the web table: the network is loaded again (once per
@@ -333,6 +398,8 @@ class ExpertBot(SearchBot):
         return state
 
     def _plans(self, v: SeatView, legal: Sequence[Action]) -> list[Plan]:
+        if not self._ready:
+            self._prepare(v.rules)
         if self.net is None or self._encode is None:
             return super()._plans(v, legal)
         from ..actions import ACTION_INDEX
@@ -349,7 +416,9 @@ class ExpertBot(SearchBot):
             order = sorted(range(len(plans)), key=lambda i: (
                 -(float(logits[first[i]]) if first[i] < known else -1e9), i))
             plans = [plans[i] for i in order]
-        return plans[: self.width]
+        # The network's own turn comes first: the plan ``strong`` would play, which the
+        # heuristic's variations must beat in the sampled worlds (by ``margin`` points).
+        return [NETWORK_PLAN, *plans[: max(1, self.width - 1)]]
 
     def score_turn(self, v: SeatView, legal: Sequence[Action],
                    played: Sequence[tuple[int, Action]],

@@ -29,6 +29,9 @@ class Plan:
     save_wilds: bool = False  # no wild card onto (or into) a rank meld this turn
     go_out: bool = True  # False: never ask nor go out this turn
     hold: bool = False  # start no new rank meld this turn (once the team has opened)
+    # The network's own turn (``expert`` only): every choice of the turn is the network's, so
+    # the search weighs what ``strong`` would play against the heuristic's variations.
+    network: bool = False
 
 
 HEURISTIC = Plan()

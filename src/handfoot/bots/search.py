@@ -102,14 +102,18 @@ class SearchBot:
 
     def _plan_trial(self, v: SeatView) -> Callable[[Game, Plan], None]:
         """Playing a plan in a world: the seat's turn under the plan, then the replies."""
-        seat, spread, policy = v.seat, self.spread, self.policy
+        seat = v.seat
         replies = self._replies(v)
 
         def trial(world: Game, plan: Plan) -> None:
-            play_turn(policy, plan, world, seat, spread)
+            self.play_plan(plan, world, seat)
             self._reply(world, replies)
 
         return trial
+
+    def play_plan(self, plan: Plan, g: Game, seat: int) -> list[tuple[int, Action]]:
+        """Play ``seat``'s turn in ``g`` to its end under ``plan``; the actions played."""
+        return play_turn(self.policy, plan, g, seat, self.spread)
 
     def _choose_answer(self, v: SeatView, answers: list[Action]) -> Action:
         first = self.policy.rank(v, answers)[0]
@@ -220,7 +224,7 @@ class SearchBot:
 
         def trial(world: Game, option: Plan | Sequence[tuple[int, Action]]) -> float:
             if isinstance(option, Plan):
-                turn = play_turn(policy, option, world, seat, spread)
+                turn = self.play_plan(option, world, seat)
             else:
                 refusals = refused[0]
                 follow(world, option)

@@ -38,7 +38,7 @@ from typing import Any, Protocol
 
 from handfoot.actions import Action
 from handfoot.bots.levels import ExpertBot, model_for, ranker
-from handfoot.bots.plans import HEURISTIC, Plan, play_turn
+from handfoot.bots.plans import HEURISTIC, Plan
 from handfoot.bots.search import TurnScores
 from handfoot.engine import Game
 from handfoot.record import Record, ReplayResult, Step
@@ -119,6 +119,8 @@ def in_words(actions: Sequence[tuple[int, Action]], seat: int, names: list[str])
 
 def plan_words(plan: Plan) -> str:
     """How a plan differs from the heuristic's own turn, in a few words."""
+    if plan.network:
+        return "the network's own turn (what the strong bot plays)"
     parts = []
     if plan.take is not None:
         parts.append("take the pile" if plan.take.text != "draw" else "draw from the stock")
@@ -171,7 +173,7 @@ def review_turn(game: Game, seat: int, steps: Sequence[Step], judge: ExpertBot,
     except ViewError:
         return None
     plan = scores.plans[scores.best]
-    best = play_turn(judge.policy, plan, game.clone(), seat, judge.spread)
+    best = judge.play_plan(plan, game.clone(), seat)
     agrees = [a.text for _, a in best] == [a.text for _, a in played]
     top, mine = scores.means[scores.best], scores.played
     lost = 0 if agrees else max(0, round(top - mine))
