@@ -108,7 +108,7 @@ def test_the_expert_weighs_the_networks_own_turn_first() -> None:
         if actor == 0 and len(replay.legal_actions()) > 1:
             assert action == ask(strong, replay)
         replay.apply(action, actor)
-    assert turn and world.seat != 0 or world.over
+    assert (turn and world.seat != 0) or world.over
     # At the table, a turn whose plan is the network's plays the network's moves.
     expert._plan = ((v.round_no, v.turns, 0), NETWORK_PLAN)
     assert ask(expert, game) == ask(strong, game)
