@@ -367,14 +367,7 @@ class ExpertBot(SearchBot):
 
     def _network_choice(self, v: SeatView, legal: Sequence[Action]) -> Action:
         """What ``strong`` plays here: the network's most likely legal action."""
-        from ..actions import ACTION_INDEX, ATOMIC_ACTIONS
-
-        assert self.net is not None and self._encode is not None
-        indices = [i for i in (ACTION_INDEX[a] for a in legal) if i < self.net.actions]
-        if not indices:
-            return legal[0]
-        chosen = int(self.net.choose(self._encode(v), indices))
-        return ATOMIC_ACTIONS[chosen] if chosen in indices else legal[0]
+        return _Network(self.net).choose(v, legal)
 
     def play_plan(self, plan: Plan, g: Game, seat: int) -> list[tuple[int, Action]]:
         if not self._ready:
