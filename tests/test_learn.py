@@ -132,6 +132,37 @@ def test_a_network_warm_started_at_a_table_with_one_more_field_plays_as_before(
             assert np.allclose(a.numpy(), b.numpy(), atol=1e-5)
 
 
+def test_a_network_warm_started_for_more_players_keeps_the_seats_both_tables_have() -> None:
+    """--init from four players into six: seat-relative fields share their names, so the six-
+    player network reads a view as the four-player one read the same seats, the two added seats
+    and the fields whose size follows the seat count (whose turn, the dealer) from zero."""
+    torch = pytest.importorskip("torch")
+    from handfoot.bots.observation import layout_for
+    from handfoot.learn.model import Net, actor_weights, exported_state, warm_start
+    from handfoot.learn.rollout import privileged_size
+
+    old_rules, new_rules = preset("hand-knee-foot", 4), preset("hand-knee-foot", 6)
+    old_layout, new_layout = layout_for(old_rules), layout_for(new_rules)
+    torch.manual_seed(3)
+    old = Net(old_layout.size, privileged_size(old_rules), 133, [16, 16])
+    new = Net(new_layout.size, privileged_size(new_rules), 133, [16, 16])
+    zero = warm_start(new, exported_state(actor_weights(old)), old_rules, new_rules)
+    assert {"seat4.hand_size", "seat5.known", "turn_seat", "dealer"} <= set(zero)
+    assert "seat2.hand_size" not in zero and "team1.melds" not in zero
+    vec = np.random.default_rng(4).normal(size=(3, new_layout.size)).astype(np.float32)
+    # The four-player view of the same seats: each field it shares, the others at zero.
+    four = np.zeros((3, old_layout.size), dtype=np.float32)
+    for f in old_layout.fields():
+        if f.name not in zero:
+            g = new_layout.field(f.name)
+            four[:, f.start:f.stop] = vec[:, g.start:g.stop]
+    mask = torch.ones(3, 133, dtype=torch.bool)
+    with torch.no_grad():
+        a = new.logits(torch.as_tensor(vec), mask)
+        b = old.logits(torch.as_tensor(four), mask)
+    assert np.allclose(a.numpy(), b.numpy(), atol=1e-5)
+
+
 def test_a_network_for_several_tables_needs_views_of_the_same_fields() -> None:
     from handfoot.learn.rollout import family
 

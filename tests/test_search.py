@@ -24,7 +24,7 @@ from handfoot.bots.evaluate import (
     win_chance,
 )
 from handfoot.bots.plans import HEURISTIC, Plan, act, candidates, play_turn
-from handfoot.bots.search import settled
+from handfoot.bots.search import _leader, settled
 from handfoot.cards import JOKER, TWO, WILD_SLOT
 from handfoot.engine import Game
 from handfoot.presets import preset
@@ -66,9 +66,9 @@ def test_search_is_deterministic_with_a_world_budget() -> None:
 
 
 def test_search_keeps_a_small_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The budget is checked after each world: a clock that has run past the deadline by
-    the first check ends the search after one world, whatever the machine's load (a test
-    timing the real clock failed on a busy machine)."""
+    """The budget is checked between options and after each world: a clock that has run past
+    the deadline by the first check ends the search within its first world, whatever the
+    machine's load (a test timing the real clock failed on a busy machine)."""
     now = [0.0]
     reads = []
 
@@ -94,6 +94,40 @@ def test_search_keeps_a_small_time_budget(monkeypatch: pytest.MonkeyPatch) -> No
         # Each search read the clock twice (its deadline, its one check) for its one world.
         assert len(worlds) - before == (len(reads) - searches) // 2
     assert worlds  # the positions were searched
+
+
+def _timed_scores(monkeypatch: pytest.MonkeyPatch, ms: float, options: int,
+                  each: float) -> list[list[float]]:
+    """``SearchBot._scores`` with a clock that only trials move, ``each`` seconds a trial
+    (option ``i`` is worth ``i``, so the last is the best wherever it was valued)."""
+    now = [0.0]
+    monkeypatch.setattr("handfoot.bots.search.time",
+                        types.SimpleNamespace(perf_counter=lambda: now[0]))
+    g = Game.new(preset("hand-and-foot"), seed=1)
+
+    def trial(world: Game, option: int) -> float:
+        now[0] += each
+        return float(option)
+
+    bot = SearchBot(seed=1, ms=ms, settle=0)
+    return bot._scores(view(g, 0), list(range(options)), trial, lambda: g)
+
+
+def test_a_world_the_budget_runs_out_in_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every option is valued in the same worlds: a world cut short by the deadline counts
+    for none of them, and the decision overruns its budget by one option's play at most."""
+    # 30 ms, three options of 6 ms: the first world ends at 18 ms, the second is cut at 30.
+    scores = _timed_scores(monkeypatch, ms=30, options=3, each=0.006)
+    assert scores == [[0.0], [1.0], [2.0]]
+
+
+def test_no_world_within_the_budget_plays_the_first_option(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A world longer than the whole budget is not finished: the search's prior, the first
+    option (the heuristic's plan, or the expert's network turn), is played."""
+    scores = _timed_scores(monkeypatch, ms=10, options=3, each=0.008)
+    assert scores == [[], [], []]
+    assert _leader(scores, 0.0)[0] == 0
 
 
 def test_search_parses_its_options() -> None:

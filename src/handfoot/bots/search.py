@@ -24,7 +24,10 @@ play is not reproducible). A time budget is a limit, not a quota: from ``settle`
 (default 64, checked every 16) the search stops as soon as the choice is settled, the leader
 ahead of every other option by three standard errors of their paired difference or playing
 exactly as it does; a clear choice then costs a fraction of a long budget, and a close one gets
-all of it. ``settle=0`` always spends the whole budget.
+all of it. ``settle=0`` always spends the whole budget. The time is checked between options
+too: a world the budget runs out in is dropped, so a decision overruns its budget by at most
+one option's play in one world; when not even the first world finished, the first option (the
+heuristic's plan, or the expert's network turn) is played.
 """
 
 from __future__ import annotations
@@ -177,6 +180,11 @@ class SearchBot:
         while True:
             world = self._world(v) if world_for is None else world_for()
             for i, option in enumerate(options):
+                if deadline is not None and i and time.perf_counter() >= deadline:
+                    # Out of time inside a world: it is dropped (every option must be valued
+                    # in the same worlds), so one long world costs a decision at most one
+                    # option's play past its budget, not the whole world's.
+                    return [s[:worlds] for s in scores]
                 g = world.clone()
                 known = trial(g, option)
                 scores[i].append(self._leaf(g, v) if known is None else known)
@@ -239,7 +247,7 @@ class SearchBot:
         scores = self._scores(v, options, trial, sample)
         best = _leader(scores[:-1], self._head_start(v))[0]
         n = len(scores[-1])
-        return TurnScores(plans, best, [sum(s) / n for s in scores], n, refused[0])
+        return TurnScores(plans, best, [sum(s) / max(n, 1) for s in scores], n, refused[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +271,9 @@ def _leader(scores: Sequence[Sequence[float]], head_start: float) -> tuple[int, 
     """The option with the best mean (the first gets ``head_start``; ties go to the earlier
     option), and every option's mean."""
     n = len(scores[0])
+    if not n:
+        # No world finished within the budget: the first option, the search's prior.
+        return 0, [head_start if i == 0 else 0.0 for i in range(len(scores))]
     means = [sum(s) / n + (head_start if i == 0 else 0.0) for i, s in enumerate(scores)]
     return max(range(len(scores)), key=lambda i: (means[i], -i)), means
 

@@ -41,7 +41,8 @@ def add_parser(subparsers: Any) -> None:
                         "with --iterations, --minutes, --workers and --backend as given)")
     parser.add_argument("--init", metavar="DIR|FILE", default=None,
                         help="start from another run's folder or a model file, in place of "
-                        "imitation (a table of the same family, or one whose view adds a field)")
+                        "imitation (a table of the same family, one whose view adds a "
+                        "field, or the same game for another number of players)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--iterations", type=int, default=100,
                         help="PPO iterations in all (default: 100)")

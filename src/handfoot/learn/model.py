@@ -114,7 +114,7 @@ def warm_start(net: Net, state: Mapping[str, Any], old: Rules, new: Rules) -> li
     pennies, the passes of a stock that runs out) starts from a trained network.  ``state``
     holds torch's parameter names; a missing critic starts as a copy of the view value (its
     privileged inputs at zero), which is a fair baseline for the first advantages.  Returns the
-    fields that start from zero."""
+    fields that start from zero (new, or of another size: whose turn it is, with more seats)."""
     own = net.state_dict()
     state = dict(state)
     if "critic.0.weight" not in state:
@@ -147,8 +147,8 @@ def warm_start(net: Net, state: Mapping[str, Any], old: Rules, new: Rules) -> li
                 weight[:, obs:] = source[:, old_obs:].to(target.dtype)
         own[key] = weight
     net.load_state_dict(own)
-    kept = {f.name for f in layout_for(old).fields()}
-    return [f.name for f in layout_for(new).fields() if f.name not in kept]
+    kept = {(f.name, f.size) for f in layout_for(old).fields()}
+    return [f.name for f in layout_for(new).fields() if (f.name, f.size) not in kept]
 
 
 def exported_state(weights: Mapping[str, Any]) -> dict[str, Any]:

@@ -232,15 +232,14 @@ class Trainer:
     def warm_start(self) -> None:
         """Start from another run's network (``init``: a run folder with its checkpoint, or an
         exported model file), in place of imitation: a table of the same family, or one whose
-        view adds a field, learns from where that network stands."""
+        view adds a field (or seats), learns from where that network stands."""
         source = Path(str(self.s.init))
         try:
             old, weights = _start_from(source)
         except (OSError, ValueError, KeyError, TypeError, RuntimeError) as err:
             raise model_mod.InitError(f"--init: cannot read {source}: {err}") from None
-        if old.players != self.rules.players:
-            raise model_mod.InitError(f"--init: {source} was trained for {old.players} "
-                                      f"players, not {self.rules.players}")
+        # Another player count is a start like any other: the seats both tables have keep
+        # their weights (seat-relative fields share names), the added seats start from zero.
         zero = model_mod.warm_start(self.net, weights, old, self.rules)
         self.league.append(self.weights())
         self.log(f"started from {source} ({old.name}, {old.players} players)"
