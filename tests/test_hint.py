@@ -80,11 +80,12 @@ def test_hints_are_accepted_under_every_preset(rules_name: str) -> None:
 
 @pytest.mark.parametrize(("rules_name", "players", "by"), [
     ("hand-knee-foot", 4, "strong"), ("hand-and-foot", 6, "strong"),
-    ("hand-and-foot", 2, "heuristic")])
+    ("hand-and-foot", 2, "strong"), ("hand-and-foot", 3, "heuristic")])
 def test_hints_come_from_the_strongest_bot_the_table_allows(rules_name: str, players: int,
                                                           by: str) -> None:
-    """The network where a model fits the table (the knee game, six players), the heuristic
-    where none does (two players); accepted either way, and the words name the bot."""
+    """The network where a model fits the table (the knee game; hand-and-foot for six and for
+    two), the heuristic where none does (three players); accepted either way, and the words
+    name the bot."""
     rules = preset(rules_name, players)
     assert hinter(rules)[1] == by
     before, after = _positions(rules_name, 60, seed=11, players=players)

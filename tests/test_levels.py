@@ -147,7 +147,7 @@ def test_play_now_seats_the_strongest_level_measured_to_fit() -> None:
         level = play_now_level(rules)
         make_bot(level)  # a level a table may seat
         assert level == "casual" or figures[level] <= PLAY_NOW_MS
-        # A network level only where a model fits the table (the 2-player table has none).
+        # A network level only where a model fits the table.
         if model_for(rules) is None:
             assert level == "casual"
         # Nothing measured to fit is stronger than the pick.
@@ -161,9 +161,10 @@ def test_play_now_seats_the_strongest_level_measured_to_fit() -> None:
     assert play_now_level(rules, 6) == play_now_level(preset("hand-and-foot", 6))
     assert table_kind(rules.replace(pile_take="whole")) is None
     assert play_now_level(rules.replace(pile_take="whole")) == "casual"
-    assert play_now_level(preset("hand-knee-foot", 6)) == "casual"  # no model, not measured
+    assert play_now_level(preset("hand-and-foot-13", 6)) == "casual"  # no model, not measured
+    assert play_now_level(preset("hand-knee-foot", 6)) == "expert:ms=75"
     # Where 75 ms of search measured over 100 ms at the 99th percentile, 50 ms is seated.
-    assert play_now_level(preset("hand-and-foot-classic")) == "expert:ms=50"
+    assert play_now_level(preset("hand-and-foot-13")) == "expert:ms=50"
 
 
 def test_the_network_ranks_what_strong_plays_first() -> None:
@@ -173,7 +174,7 @@ def test_the_network_ranks_what_strong_plays_first() -> None:
     rules = preset("hand-and-foot").replace(rounds=1)
     judge = ranker(rules)
     assert isinstance(judge, NetworkRanker) and judge.name == "strong"
-    assert ranker(preset("hand-and-foot", 2)).name == "heuristic"  # no model for two
+    assert ranker(preset("hand-and-foot", 3)).name == "heuristic"  # no model for three
     game = Game.new(rules, seed=5)
     bots = [make_bot("casual", seed=s) for s in range(rules.players)]
     strong = make_bot("strong")

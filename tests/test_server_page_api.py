@@ -178,6 +178,7 @@ def test_play_now_seats_the_level_measured_for_the_rules(tmp_path: object) -> No
             for name, players, house in (("hand-and-foot", None, {}),
                                          ("hand-knee-foot", None, {"rounds": 1}),
                                          ("hand-and-foot", 2, {}),
+                                         ("hand-and-foot", 3, {}),
                                          ("hand-and-foot", None, {"pile_take": "whole"})):
                 rules: dict[str, object] = {"preset": name, "set": house}
                 if players:
@@ -197,7 +198,8 @@ def test_play_now_seats_the_level_measured_for_the_rules(tmp_path: object) -> No
     assert want.startswith(("expert", "strong"))  # a model fits hand-and-foot for four
     assert seated["hand-and-foot/4/[]"] == [want] * 4
     assert seated["hand-knee-foot/4/['rounds']"] == [play_now_level(preset("hand-knee-foot"))] * 4
-    assert seated["hand-and-foot/2/[]"] == ["casual"] * 2  # no model for two players
+    assert seated["hand-and-foot/2/[]"] == [play_now_level(preset("hand-and-foot", 2))] * 2
+    assert seated["hand-and-foot/3/[]"] == ["casual"] * 3  # no model for three players
     assert seated["hand-and-foot/4/['pile_take']"] == ["casual"] * 4  # house rules: unmeasured
 
 

@@ -305,11 +305,11 @@ def test_the_manifest_the_icons_and_the_worker(server: Server) -> None:
 # ====================================================================== the reviewer
 @pytest.mark.parametrize(("players", "by", "unit", "how"),
                          [(4, "strong", "%", "network's value"),
-                          (2, "heuristic", "", "linear evaluation")])
+                          (3, "heuristic", "", "linear evaluation")])
 def test_the_review_names_the_strongest_bot_the_table_allows(players: int, by: str,
                                                              unit: str, how: str) -> None:
     """The expert weighs the turns with its network where a model fits the game's table, with
-    the search's linear evaluation where none does (two players); the single moves are
+    the search's linear evaluation where none does (three players); the single moves are
     marked by the network, or the heuristic."""
     from handfoot.bots.base import play
     from handfoot.engine import Game

@@ -216,42 +216,53 @@ def ranker(rules: Rules) -> NetworkRanker | HeuristicBot:
 #       hand-and-foot-13/4 pennies-from-heaven/4 triple-play/4 hand-knee-foot-club/4 \
 #       --levels casual strong --rounds 6
 #
-# The expert's figures were measured again once the network's own turn joined its plans (a
-# world costs more), the largest of two runs (3 and 4 rounds, seeds 300 and 400):
+# The expert's figures were measured again once the search checked its time between options
+# (a world the budget runs out in is dropped), the largest p99 of two runs (3 rounds each,
+# seeds 400 and 300), with the two- and six-player models:
 #
 #   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot/4 \
-#       hand-knee-foot/4 hand-and-foot/6 pennies-from-heaven/4 \
-#       --levels expert:ms=50 expert:ms=75 expert --rounds 3 --seed 400
-#   PYTHONPATH=src python benchmarks/level_timing.py --tables triple-play/4 \
-#       hand-knee-foot-club/4 hand-and-foot-classic/4 hand-and-foot-13/4 \
-#       --levels expert:ms=50 expert:ms=75 expert --rounds 3 --seed 400
+#       hand-knee-foot/4 pennies-from-heaven/4 triple-play/4 hand-knee-foot-club/4 \
+#       hand-and-foot-classic/4 hand-and-foot-13/4 --levels expert:ms=50 expert:ms=75 expert \
+#       --rounds 3 --seed 400
+#   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot/2 \
+#       hand-knee-foot/2 triple-play/2 hand-knee-foot-club/2 hand-knee-foot/6 hand-and-foot/6 \
+#       --levels strong expert:ms=50 expert:ms=75 expert --rounds 3 --seed 400
+#   PYTHONPATH=src python benchmarks/level_timing.py --tables (all thirteen above) \
+#       --levels expert:ms=50 expert:ms=75 expert --rounds 3 --seed 300
 #
 # (docs/BOTS.md, "Which level plays where", has the whole table and the machine's load).  Run
-# them again, and write the figures here, when a bot or a shipped model changes.  The 2-player
-# table has no model: its strong and expert rows are their search fallbacks, measured but never
-# picked (a network level is picked only where a model fits the table: its one line promises
-# the network).  A table not listed (another preset or player count, or house rules) gets
-# casual: nothing slower was measured there.
+# them again, and write the figures here, when a bot or a shipped model changes.  A network
+# level is picked only where a model fits the table (its one line promises the network); a
+# table not listed (another preset or player count, or house rules) gets casual: nothing
+# slower was measured there.
 PLAY_NOW_MS = 100.0
 DECISION_P99_MS: dict[str, dict[str, float]] = {
-    "hand-and-foot/4p": {"casual": 0.10, "strong": 0.32, "expert:ms=50": 57.0,
-                         "expert:ms=75": 83.7, "expert": 108.7},
-    "hand-knee-foot/4p": {"casual": 0.21, "strong": 0.37, "expert:ms=50": 82.8,
-                          "expert:ms=75": 116.0, "expert": 146.3},
-    "hand-and-foot/6p": {"casual": 0.17, "strong": 0.31, "expert:ms=50": 57.9,
-                         "expert:ms=75": 86.3, "expert": 107.3},
-    "hand-and-foot/2p": {"casual": 0.07, "strong": 58.7, "expert:ms=30": 32.5,
-                         "expert:ms=50": 52.4, "expert": 102.1},
-    "hand-and-foot-classic/4p": {"casual": 0.14, "strong": 0.19, "expert:ms=50": 97.3,
-                                 "expert:ms=75": 197.7, "expert": 120.6},
-    "hand-and-foot-13/4p": {"casual": 0.15, "strong": 0.14, "expert:ms=50": 116.9,
-                            "expert:ms=75": 164.8, "expert": 460.2},
-    "pennies-from-heaven/4p": {"casual": 0.10, "strong": 0.21, "expert:ms=50": 69.0,
-                               "expert:ms=75": 104.6, "expert": 138.2},
-    "triple-play/4p": {"casual": 0.19, "strong": 0.26, "expert:ms=50": 76.8,
-                       "expert:ms=75": 125.7, "expert": 155.1},
-    "hand-knee-foot-club/4p": {"casual": 0.14, "strong": 0.14, "expert:ms=50": 78.5,
-                               "expert:ms=75": 123.7, "expert": 142.5},
+    "hand-and-foot/4p": {"casual": 0.10, "strong": 0.32, "expert:ms=50": 51.5,
+                         "expert:ms=75": 76.4, "expert": 102.4},
+    "hand-knee-foot/4p": {"casual": 0.21, "strong": 0.37, "expert:ms=50": 62.6,
+                          "expert:ms=75": 82.5, "expert": 105.4},
+    "hand-and-foot/6p": {"casual": 0.17, "strong": 0.31, "expert:ms=50": 52.6,
+                         "expert:ms=75": 77.3, "expert": 103.2},
+    "hand-and-foot/2p": {"casual": 0.07, "strong": 0.22, "expert:ms=50": 51.7,
+                         "expert:ms=75": 76.5, "expert": 100.9},
+    "hand-and-foot-classic/4p": {"casual": 0.14, "strong": 0.19, "expert:ms=50": 56.4,
+                                 "expert:ms=75": 85.9, "expert": 109.1},
+    "hand-and-foot-13/4p": {"casual": 0.15, "strong": 0.14, "expert:ms=50": 65.0,
+                            "expert:ms=75": 107.6, "expert": 110.3},
+    "pennies-from-heaven/4p": {"casual": 0.10, "strong": 0.21, "expert:ms=50": 55.3,
+                               "expert:ms=75": 78.9, "expert": 107.1},
+    "triple-play/4p": {"casual": 0.19, "strong": 0.26, "expert:ms=50": 56.1,
+                       "expert:ms=75": 82.2, "expert": 104.4},
+    "hand-knee-foot-club/4p": {"casual": 0.14, "strong": 0.14, "expert:ms=50": 56.5,
+                               "expert:ms=75": 78.2, "expert": 109.2},
+    "hand-knee-foot/2p": {"strong": 0.14, "expert:ms=50": 51.8, "expert:ms=75": 76.5,
+                          "expert": 102.3},
+    "triple-play/2p": {"strong": 0.17, "expert:ms=50": 51.6, "expert:ms=75": 76.0,
+                       "expert": 101.2},
+    "hand-knee-foot-club/2p": {"strong": 0.17, "expert:ms=50": 51.2, "expert:ms=75": 76.5,
+                               "expert": 101.5},
+    "hand-knee-foot/6p": {"strong": 0.16, "expert:ms=50": 56.9, "expert:ms=75": 83.3,
+                          "expert": 105.0},
 }
 
 
