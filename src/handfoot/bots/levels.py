@@ -227,7 +227,10 @@ def ranker(rules: Rules) -> NetworkRanker | HeuristicBot:
 #   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot/2 \
 #       hand-knee-foot/2 triple-play/2 hand-knee-foot-club/2 hand-knee-foot/6 hand-and-foot/6 \
 #       --levels strong expert:ms=50 expert:ms=75 expert --rounds 3 --seed 400
-#   PYTHONPATH=src python benchmarks/level_timing.py --tables (all thirteen above) \
+#   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot/4 \
+#       hand-knee-foot/4 pennies-from-heaven/4 triple-play/4 hand-knee-foot-club/4 \
+#       hand-and-foot-classic/4 hand-and-foot-13/4 hand-and-foot/2 hand-knee-foot/2 \
+#       triple-play/2 hand-knee-foot-club/2 hand-knee-foot/6 hand-and-foot/6 \
 #       --levels expert:ms=50 expert:ms=75 expert --rounds 3 --seed 300
 #
 # (docs/BOTS.md, "Which level plays where", has the whole table and the machine's load).  Run
