@@ -20,7 +20,10 @@ def add_parser(subparsers: Any) -> None:
         help="measure bots against each other on duplicate deals",
         description="Every pair of bots plays the same deals twice, the teams swapping seats; "
         "reports win rates, score differences and Elo with 95% intervals. With more than "
-        "two bots, a round robin and a rating table.",
+        "two bots, a round robin and a rating table. With three or five players (each "
+        "alone), each deal is played once per seat, A in that seat and B in the others; A "
+        "wins a game by beating every other side (an even bot wins 1 in 3 or 1 in 5), and "
+        "there is no Elo.",
     )
     parser.add_argument("--bots", nargs="+", required=True, metavar="SPEC",
                         help="two or more bots, e.g. strong casual or expert search:ms=50 (the "
@@ -31,7 +34,8 @@ def add_parser(subparsers: Any) -> None:
                         "analysis); partners as A+B, e.g. strong+casual: the team's first seat "
                         "plays A, its second B")
     parser.add_argument("--deals", type=int, default=100, metavar="N",
-                        help="deals per pair, each played twice (default: 100)")
+                        help="deals per pair, each played once per side: twice with two "
+                        "teams (default: 100)")
     parser.add_argument("--rounds", type=int, default=None, metavar="N",
                         help="rounds per game, e.g. 1 for single rounds (default: the rules')")
     parser.add_argument("--seed", type=int, default=0, help="arena seed (default: 0)")

@@ -5,6 +5,10 @@ B in team 1's, then the other way round, every seat's bot seeded the same way bo
 luck of the cards then falls on both bots alike, and the per-deal (paired) difference measures
 play, not cards.  Game and bot seeds come from the arena seed and the deal, never from the
 worker, so the report is the same on one core or many.
+
+Where more than two sides play (three or five players, each alone), a deal is played once per
+side, bot A taking each side's seats in turn and bot B every other side: A wins a game when its
+total beats every other side's, so an even bot wins one game in as many as there are sides.
 """
 
 from __future__ import annotations
@@ -27,25 +31,22 @@ from .stats import Interval, bradley_terry, elo_difference, mean_interval, wilso
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """One deal played both ways.  Leg 0 seats bot A as team 0, leg 1 as team 1."""
+    """One deal played once per side: leg k seats bot A as side k, bot B as the others."""
 
     deal: int
-    a_scores: tuple[int, int]  # bot A's team's total, per leg
-    b_scores: tuple[int, int]
-    turns: tuple[int, int]  # turns over all rounds, per leg
+    a_scores: tuple[int, ...]  # bot A's side's total, per leg
+    # per leg, the other side's total; with more than two sides, the best of B's sides' totals
+    b_scores: tuple[int, ...]
+    turns: tuple[int, ...]  # turns over all rounds, per leg
 
     @property
-    def diffs(self) -> tuple[int, int]:
-        return (self.a_scores[0] - self.b_scores[0], self.a_scores[1] - self.b_scores[1])
+    def diffs(self) -> tuple[int, ...]:
+        """Per leg, A's total less the best other side's: above 0 A finished first."""
+        return tuple(a - b for a, b in zip(self.a_scores, self.b_scores, strict=True))
 
 
-def check_rules(rules: Rules) -> None:
-    """The arena seats two teams against each other."""
-    if rules.teams != 2:
-        raise SimError(
-            f"the arena needs two teams, but {rules.players} players play as {rules.teams} "
-            "sides; use 2, 4 or 6 players"
-        )
+# An Elo difference reads a win rate against 50%: none where more than two sides play.
+NO_ELO = Interval(math.nan, math.nan, math.nan)
 
 
 def game_seed(seed: int, deal: int) -> int:
@@ -65,38 +66,40 @@ def partners(spec: str) -> list[str]:
     return names
 
 
-def team_bot(spec: str, seat: int) -> str:
-    """The bot of ``spec`` that sits in ``seat``: the arena's two teams alternate round the
-    table, so seat // 2 counts a seat's place within its team."""
+def team_bot(spec: str, seat: int, teams: int = 2) -> str:
+    """The bot of ``spec`` that sits in ``seat``: teams alternate round the table, so
+    seat // teams counts a seat's place within its team."""
     names = partners(spec)
-    return names[(seat // 2) % len(names)]
+    return names[(seat // teams) % len(names)]
 
 
 def play_deal(rules: Rules, bot_a: str, bot_b: str, seed: int, deal: int) -> DealResult:
-    """Deal ``deal`` played twice with the teams swapping seats (module level: runs in workers)."""
+    """Deal ``deal`` played once per side, bot A taking each side in turn (module level: runs
+    in workers)."""
+    sides = rules.teams
     a_scores: list[int] = []
     b_scores: list[int] = []
     turns: list[int] = []
-    for a_team in (0, 1):
+    for a_side in range(sides):
         bots = [
-            make_bot(team_bot(bot_a if seat % 2 == a_team else bot_b, seat),
+            make_bot(team_bot(bot_a if seat % sides == a_side else bot_b, seat, sides),
                      bot_seed(seed, deal, seat), analysis=True)
             for seat in range(rules.players)
         ]
         game = play(Game.new(rules, seed=game_seed(seed, deal)), bots)
-        a_scores.append(game.totals[a_team])
-        b_scores.append(game.totals[1 - a_team])
+        a_scores.append(game.totals[a_side])
+        b_scores.append(max(t for side, t in enumerate(game.totals) if side != a_side))
         turns.append(sum(r.turns for r in game.results))
-    return DealResult(deal, (a_scores[0], a_scores[1]), (b_scores[0], b_scores[1]),
-                      (turns[0], turns[1]))
+    return DealResult(deal, tuple(a_scores), tuple(b_scores), tuple(turns))
 
 
 class PairTally:
     """One pairing's results folded in deal by deal: counts and one number per game and per
     deal (8 bytes each), so a long run keeps no result objects."""
 
-    def __init__(self, a: str, b: str) -> None:
+    def __init__(self, a: str, b: str, sides: int = 2) -> None:
         self.a, self.b = a, b
+        self.sides = sides
         self.deals = 0
         self.wins = self.draws = self.losses = 0
         self.diffs = array("q")  # per game: bot A's team's total minus bot B's
@@ -110,7 +113,7 @@ class PairTally:
             self.draws += d == 0
             self.losses += d < 0
             self.diffs.append(d)
-        self.paired.append(sum(r.diffs) / 2)
+        self.paired.append(sum(r.diffs) / len(r.diffs))
         self.turns += sum(r.turns)
 
     def report(self) -> dict[str, Any]:
@@ -129,14 +132,15 @@ class PairTally:
             "win_rate": _interval(wilson(points, games), 4),
             "score_diff": _interval(mean_interval(self.diffs), 1),
             "paired_diff": _interval(mean_interval(self.paired), 1),
-            "elo": _interval(elo_difference(points, games), 1),
+            "elo": _interval(elo_difference(points, games) if self.sides == 2 else NO_ELO, 1),
             "mean_turns": round(self.turns / max(1, games), 1),
         }
 
 
-def pair_report(a: str, b: str, results: Sequence[DealResult]) -> dict[str, Any]:
+def pair_report(a: str, b: str, results: Sequence[DealResult],
+                sides: int = 2) -> dict[str, Any]:
     """Everything the arena says about one pairing, JSON-ready."""
-    tally = PairTally(a, b)
+    tally = PairTally(a, b, sides)
     for r in results:
         tally.add(r)
     return tally.report()
@@ -162,7 +166,6 @@ def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0, jobs
     """Every pair of ``bots`` on ``deals`` duplicate deals; the report as a mapping.
 
     The report's ``timing`` entry is the only part that differs between runs."""
-    check_rules(rules)
     if len(bots) < 2:
         raise SimError("the arena needs at least two bots")
     if len(set(bots)) != len(bots):
@@ -179,7 +182,7 @@ def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0, jobs
     pairs = [(a, b) for i, a in enumerate(bots) for b in bots[i + 1:]]
     items = ((rules, a, b, seed, d) for a, b in pairs for d in range(deals))
     count = len(pairs) * deals
-    tallies = [PairTally(a, b) for a, b in pairs]
+    tallies = [PairTally(a, b, rules.teams) for a, b in pairs]
     start = time.perf_counter()
     with Progress("arena deals", count, enabled=progress) as bar:
         # Deals come back in order, pairing after pairing: each is folded in and let go.
@@ -191,14 +194,16 @@ def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0, jobs
         "rules": rules.name,
         "players": rules.players,
         "rounds": rules.rounds,
+        "sides": rules.teams,
         "deals": deals,
         "seed": seed,
         "bots": list(bots),
         "pairs": reports,
     }
-    if len(bots) > 2:
+    if len(bots) > 2 and rules.teams == 2:
+        # Bradley-Terry, like Elo, reads a win rate as two sides' strength; not beyond two.
         report["ratings"] = ratings(bots, reports)
-    games = 2 * count
+    games = rules.teams * count
     report["timing"] = {
         "seconds": round(seconds, 2),
         "games_per_second": round(games / seconds, 2) if seconds > 0 else None,
@@ -259,8 +264,12 @@ def _rows(report: dict[str, Any]) -> list[list[str]]:
 def describe(report: dict[str, Any]) -> str:
     rounds = report["rounds"]
     length = "single rounds" if rounds == 1 else f"whole games of {rounds} rounds"
+    sides = report.get("sides", 2)
+    played = "twice with the teams swapped" if sides == 2 else (
+        f"{sides} times, A in each side's seat in turn and B in the others (A wins by beating "
+        f"every other side; an even bot wins 1 game in {sides})")
     return (f"{report['rules']}, {report['players']} players, {length}, {report['deals']} "
-            f"deals each played twice with the teams swapped, seed {report['seed']}")
+            f"deals each played {played}, seed {report['seed']}")
 
 
 # The text report fits a terminal of this width.  The Markdown tables carry every column of a
