@@ -161,10 +161,12 @@ def test_play_now_seats_the_strongest_level_measured_to_fit() -> None:
     assert play_now_level(rules, 6) == play_now_level(preset("hand-and-foot", 6))
     assert table_kind(rules.replace(pile_take="whole")) is None
     assert play_now_level(rules.replace(pile_take="whole")) == "casual"
-    assert play_now_level(preset("hand-and-foot-13", 6)) == "casual"  # no model, not measured
+    assert play_now_level(preset("hand-and-foot-classic", 2)) == "casual"  # no model
+    assert play_now_level(preset("hand-and-foot", 3)) == "casual"
     assert play_now_level(preset("hand-knee-foot", 6)) == "expert:ms=75"
     # Where 75 ms of search measured over 100 ms at the 99th percentile, 50 ms is seated.
     assert play_now_level(preset("hand-and-foot-13")) == "expert:ms=50"
+    assert play_now_level(preset("triple-play", 6)) == "expert:ms=50"
 
 
 def test_the_network_ranks_what_strong_plays_first() -> None:

@@ -233,6 +233,14 @@ def ranker(rules: Rules) -> NetworkRanker | HeuristicBot:
 #       triple-play/2 hand-knee-foot-club/2 hand-knee-foot/6 hand-and-foot/6 \
 #       --levels expert:ms=50 expert:ms=75 expert --rounds 3 --seed 300
 #
+# and, for the models of a later session (every preset at two and six players; the knee
+# presets' six-player network retrained), one run beside other work on the other core:
+#
+#   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot-13/2 \
+#       pennies-from-heaven/2 hand-and-foot-classic/6 hand-and-foot-13/6 \
+#       pennies-from-heaven/6 triple-play/6 hand-knee-foot-club/6 hand-knee-foot/6 \
+#       --levels strong expert:ms=50 expert:ms=75 expert --rounds 3 --seed 400
+#
 # (docs/BOTS.md, "Which level plays where", has the whole table and the machine's load).  Run
 # them again, and write the figures here, when a bot or a shipped model changes.  A network
 # level is picked only where a model fits the table (its one line promises the network); a
@@ -264,8 +272,22 @@ DECISION_P99_MS: dict[str, dict[str, float]] = {
                        "expert": 101.2},
     "hand-knee-foot-club/2p": {"strong": 0.17, "expert:ms=50": 51.2, "expert:ms=75": 76.5,
                                "expert": 101.5},
-    "hand-knee-foot/6p": {"strong": 0.16, "expert:ms=50": 56.9, "expert:ms=75": 83.3,
-                          "expert": 105.0},
+    "hand-knee-foot/6p": {"strong": 0.23, "expert:ms=50": 57.4, "expert:ms=75": 83.9,
+                          "expert": 117.3},
+    "triple-play/6p": {"strong": 0.37, "expert:ms=50": 53.4, "expert:ms=75": 122.7,
+                       "expert": 113.5},
+    "hand-knee-foot-club/6p": {"strong": 0.22, "expert:ms=50": 57.6, "expert:ms=75": 89.2,
+                               "expert": 112.1},
+    "hand-and-foot-classic/6p": {"strong": 0.13, "expert:ms=50": 60.0, "expert:ms=75": 86.5,
+                                 "expert": 104.7},
+    "hand-and-foot-13/6p": {"strong": 0.20, "expert:ms=50": 64.5, "expert:ms=75": 95.1,
+                            "expert": 113.7},
+    "pennies-from-heaven/6p": {"strong": 0.22, "expert:ms=50": 55.4, "expert:ms=75": 81.1,
+                               "expert": 104.1},
+    "hand-and-foot-13/2p": {"strong": 0.23, "expert:ms=50": 52.1, "expert:ms=75": 76.8,
+                            "expert": 102.2},
+    "pennies-from-heaven/2p": {"strong": 0.39, "expert:ms=50": 51.8, "expert:ms=75": 77.0,
+                               "expert": 101.6},
 }
 
 

@@ -35,14 +35,22 @@ class DealResult:
 
     deal: int
     a_scores: tuple[int, ...]  # bot A's side's total, per leg
-    # per leg, the other side's total; with more than two sides, the best of B's sides' totals
-    b_scores: tuple[int, ...]
+    # per leg, the other side's total; with more than two sides, the mean of B's sides' totals
+    # (so an even bot's difference is 0) and ``b_best`` the best of them (who finished first)
+    b_scores: tuple[float, ...]
     turns: tuple[int, ...]  # turns over all rounds, per leg
+    b_best: tuple[int, ...] | None = None
 
     @property
-    def diffs(self) -> tuple[int, ...]:
-        """Per leg, A's total less the best other side's: above 0 A finished first."""
+    def diffs(self) -> tuple[float, ...]:
+        """Per leg, A's total less the other sides' (their mean, if more than one)."""
         return tuple(a - b for a, b in zip(self.a_scores, self.b_scores, strict=True))
+
+    @property
+    def margins(self) -> tuple[float, ...]:
+        """Per leg, A's total less the best other side's: above 0 A won, at 0 it drew."""
+        best = self.b_best if self.b_best is not None else self.b_scores
+        return tuple(a - b for a, b in zip(self.a_scores, best, strict=True))
 
 
 # An Elo difference reads a win rate against 50%: none where more than two sides play.
@@ -78,7 +86,8 @@ def play_deal(rules: Rules, bot_a: str, bot_b: str, seed: int, deal: int) -> Dea
     in workers)."""
     sides = rules.teams
     a_scores: list[int] = []
-    b_scores: list[int] = []
+    b_scores: list[float] = []
+    b_best: list[int] = []
     turns: list[int] = []
     for a_side in range(sides):
         bots = [
@@ -87,10 +96,13 @@ def play_deal(rules: Rules, bot_a: str, bot_b: str, seed: int, deal: int) -> Dea
             for seat in range(rules.players)
         ]
         game = play(Game.new(rules, seed=game_seed(seed, deal)), bots)
+        others = [t for side, t in enumerate(game.totals) if side != a_side]
         a_scores.append(game.totals[a_side])
-        b_scores.append(max(t for side, t in enumerate(game.totals) if side != a_side))
+        b_scores.append(others[0] if sides == 2 else sum(others) / len(others))
+        b_best.append(max(others))
         turns.append(sum(r.turns for r in game.results))
-    return DealResult(deal, tuple(a_scores), tuple(b_scores), tuple(turns))
+    return DealResult(deal, tuple(a_scores), tuple(b_scores), tuple(turns),
+                      None if sides == 2 else tuple(b_best))
 
 
 class PairTally:
@@ -102,17 +114,17 @@ class PairTally:
         self.sides = sides
         self.deals = 0
         self.wins = self.draws = self.losses = 0
-        self.diffs = array("q")  # per game: bot A's team's total minus bot B's
+        self.diffs = array("d")  # per game: bot A's side's total minus bot B's (mean)
         self.paired = array("d")  # per deal: the mean of its two games' differences
         self.turns = 0
 
     def add(self, r: DealResult) -> None:
         self.deals += 1
-        for d in r.diffs:
-            self.wins += d > 0
-            self.draws += d == 0
-            self.losses += d < 0
-            self.diffs.append(d)
+        for m in r.margins:
+            self.wins += m > 0
+            self.draws += m == 0
+            self.losses += m < 0
+        self.diffs.extend(r.diffs)
         self.paired.append(sum(r.diffs) / len(r.diffs))
         self.turns += sum(r.turns)
 
@@ -267,7 +279,8 @@ def describe(report: dict[str, Any]) -> str:
     sides = report.get("sides", 2)
     played = "twice with the teams swapped" if sides == 2 else (
         f"{sides} times, A in each side's seat in turn and B in the others (A wins by beating "
-        f"every other side; an even bot wins 1 game in {sides})")
+        f"every other side, so an even bot wins 1 game in {sides}; score differences are "
+        "against the mean of the other sides)")
     return (f"{report['rules']}, {report['players']} players, {length}, {report['deals']} "
             f"deals each played {played}, seed {report['seed']}")
 
