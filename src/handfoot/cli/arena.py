@@ -20,10 +20,10 @@ def add_parser(subparsers: Any) -> None:
         help="measure bots against each other on duplicate deals",
         description="Every pair of bots plays the same deals twice, the teams swapping seats; "
         "reports win rates, score differences and Elo with 95% intervals. With more than "
-        "two bots, a round robin and a rating table. With three or five players (each "
-        "alone), each deal is played once per seat, A in that seat and B in the others; A "
-        "wins a game by beating every other side (an even bot wins 1 in 3 or 1 in 5), and "
-        "there is no Elo.",
+        "two bots, a round robin and a rating table. Where more than two sides play (three "
+        "or five players, each alone), each deal is played once per side, A in that side's "
+        "seats and B in the others; A wins a game by beating every other side (an even bot "
+        "wins 1 in 3 or 1 in 5), and there is no Elo or rating table.",
     )
     parser.add_argument("--bots", nargs="+", required=True, metavar="SPEC",
                         help="two or more bots, e.g. strong casual or expert search:ms=50 (the "

@@ -115,7 +115,7 @@ class PairTally:
         self.deals = 0
         self.wins = self.draws = self.losses = 0
         self.diffs = array("d")  # per game: bot A's side's total minus bot B's (mean)
-        self.paired = array("d")  # per deal: the mean of its two games' differences
+        self.paired = array("d")  # per deal: the mean of its games' differences
         self.turns = 0
 
     def add(self, r: DealResult) -> None:
