@@ -101,7 +101,7 @@ arena --bots heuristic random --jobs 0
 arena --bots heuristic random --jobs 100000
 arena --bots heuristic random --rounds 0
 arena --bots heuristic random --rounds 1000
-arena --bots heuristic random --players 3
+arena --bots heuristic random --players 7
 arena --bots search:worlds=-1 random
 arena --bots heuristic random --rules {bad_toml}
 arena --bots heuristic random --json --markdown
