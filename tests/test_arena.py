@@ -93,7 +93,7 @@ def test_three_sides_play_a_deal_once_per_side_with_a_in_each_seat() -> None:
     rules = preset("hand-and-foot", players=3).replace(rounds=1)
     same = play_deal(rules, "random", "random", 5, 0)
     # The same bot everywhere, seeded by seat: the three legs are one game, seen from each
-    # side in turn; B's score is the best of the other two sides'.
+    # side in turn; B's score is the mean of the other two sides', its best who won.
     assert len(same.a_scores) == len(same.b_scores) == len(same.turns) == 3
     totals = same.a_scores
     assert same.b_best == tuple(max(t for j, t in enumerate(totals) if j != k)
@@ -110,7 +110,7 @@ def test_with_more_than_two_sides_a_win_is_finishing_first_and_there_is_no_elo()
     # Per leg: A 500 against the best other 400 (won), 100 against 150 (lost), 80 against 80
     # (drawn, tied first); the others' means are 300, 100 and 50.
     r = pair_report("x", "y", [DealResult(0, (500, 100, 80), (300.0, 100.0, 50.0), (9, 9, 9),
-                                          b_best=(400, 150, 80))], sides=3)
+                                          b_best=(400, 150, 80))])
     assert (r["games"], r["wins"], r["draws"], r["losses"]) == (3, 1, 1, 1)
     assert r["paired_diff"]["value"] == pytest.approx(230 / 3, abs=0.05)
     assert r["elo"] == {"value": None, "low": None, "high": None}

@@ -109,9 +109,9 @@ class PairTally:
     """One pairing's results folded in deal by deal: counts and one number per game and per
     deal (8 bytes each), so a long run keeps no result objects."""
 
-    def __init__(self, a: str, b: str, sides: int = 2) -> None:
+    def __init__(self, a: str, b: str) -> None:
         self.a, self.b = a, b
-        self.sides = sides
+        self.sides = 2  # legs a deal: each deal is played once per side
         self.deals = 0
         self.wins = self.draws = self.losses = 0
         self.diffs = array("d")  # per game: bot A's side's total minus bot B's (mean)
@@ -120,6 +120,7 @@ class PairTally:
 
     def add(self, r: DealResult) -> None:
         self.deals += 1
+        self.sides = len(r.a_scores)
         for m in r.margins:
             self.wins += m > 0
             self.draws += m == 0
@@ -149,10 +150,9 @@ class PairTally:
         }
 
 
-def pair_report(a: str, b: str, results: Sequence[DealResult],
-                sides: int = 2) -> dict[str, Any]:
+def pair_report(a: str, b: str, results: Sequence[DealResult]) -> dict[str, Any]:
     """Everything the arena says about one pairing, JSON-ready."""
-    tally = PairTally(a, b, sides)
+    tally = PairTally(a, b)
     for r in results:
         tally.add(r)
     return tally.report()
@@ -194,7 +194,7 @@ def run_arena(rules: Rules, bots: Sequence[str], deals: int, seed: int = 0, jobs
     pairs = [(a, b) for i, a in enumerate(bots) for b in bots[i + 1:]]
     items = ((rules, a, b, seed, d) for a, b in pairs for d in range(deals))
     count = len(pairs) * deals
-    tallies = [PairTally(a, b, rules.teams) for a, b in pairs]
+    tallies = [PairTally(a, b) for a, b in pairs]
     start = time.perf_counter()
     with Progress("arena deals", count, enabled=progress) as bar:
         # Deals come back in order, pairing after pairing: each is folded in and let go.
