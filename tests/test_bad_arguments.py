@@ -49,6 +49,9 @@ train --players 9
 train --rules bogus
 train --workers 0
 train --hidden abc
+train --lr 0
+train --lr nan
+train --lr abc
 train --resume {dir}/missing
 rules show nope
 rules show {bad_toml}

@@ -97,6 +97,8 @@ def test_numpy_forward_equals_torch_on_exported_weights(tmp_path: Path) -> None:
         values = net.view_value(torch.as_tensor(obs)).numpy()
     assert np.allclose(model.logits(obs), logits, atol=1e-5)
     assert np.allclose(model.values(obs), values, atol=1e-5)
+    # Each file is moved into place whole: nothing half-written is left beside them.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "m.npz"]
 
 
 def test_a_network_warm_started_at_a_table_with_one_more_field_plays_as_before(

@@ -55,6 +55,9 @@ def add_parser(subparsers: Any) -> None:
                         help="the bot imitated first (default: search:worlds=4)")
     parser.add_argument("--bc-rounds", type=int, default=40,
                         help="rounds the teacher plays for imitation (default: 40; 0 skips)")
+    parser.add_argument("--lr", type=float, default=3e-4,
+                        help="Adam's learning rate (default: 0.0003); a long run carried on "
+                        "from a trained network may want less")
     parser.add_argument("--hidden", default="128,128",
                         help="hidden layer widths (default: 128,128)")
     parser.add_argument("--workers", type=int, default=2,
@@ -77,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
             or args.iterations < 0 or args.bc_rounds < 0 or not args.minutes >= 0:
         raise UserError("--workers and --rounds must be at least 1, --iterations, "
                         "--bc-rounds and --minutes at least 0")
+    if not 0 < args.lr <= 1:
+        raise UserError(f"--lr: {args.lr!r} is not a learning rate between 0 and 1")
     try:
         hidden = [int(x) for x in args.hidden.split(",") if x.strip()]
     except ValueError:
@@ -120,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
         settings = Settings(rules=name.replace("+", ","), players=args.players, out=out,
                             seed=args.seed, init=args.init,
                             hidden=hidden, teacher=args.teacher, bc_rounds=args.bc_rounds,
-                            rounds=args.rounds, eval_deals=args.eval_deals,
+                            rounds=args.rounds, lr=args.lr, eval_deals=args.eval_deals,
                             eval_every=args.eval_every, **given)
         trainer = Trainer(settings, log)
     try:

@@ -10,6 +10,7 @@ format ``handfoot.bots.network`` reads (``pi.*``, ``action.*``, ``vf.*``, ``valu
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -80,11 +81,16 @@ def export(net: Net, rules: Sequence[Rules], out: str | Path, name: str, trained
     meta.update(extra or {})
     out = Path(out).with_suffix("")
     out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(out.with_suffix(".npz"), **actor_weights(net))
-    import json
-
-    out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-    return out.with_suffix(".npz")
+    # Written beside and moved into place: a run exports after every iteration, and an arena
+    # seating DIR/model.npz meanwhile must read the last whole model, never half of one.
+    npz, js = out.with_suffix(".npz"), out.with_suffix(".json")
+    with open(npz.with_name(npz.name + ".tmp"), "wb") as handle:
+        np.savez_compressed(handle, **actor_weights(net))
+    js.with_name(js.name + ".tmp").write_text(json.dumps(meta, indent=1) + "\n",
+                                             encoding="utf-8")
+    npz.with_name(npz.name + ".tmp").replace(npz)
+    js.with_name(js.name + ".tmp").replace(js)
+    return npz
 
 
 class InitError(ValueError):
