@@ -52,6 +52,9 @@ train --hidden abc
 train --lr 0
 train --lr nan
 train --lr abc
+train --self-play 0.8 --league-share 0.3
+train --self-play nan
+train --league-share -1
 train --resume {dir}/missing
 rules show nope
 rules show {bad_toml}

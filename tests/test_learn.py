@@ -165,6 +165,39 @@ def test_a_network_warm_started_for_more_players_keeps_the_seats_both_tables_hav
     assert np.allclose(a.numpy(), b.numpy(), atol=1e-5)
 
 
+def test_a_network_warm_started_wider_computes_what_the_narrow_one_did() -> None:
+    """--init with wider --hidden: the old units keep their weights and nothing leaves the added
+    ones, so actor, view value and critic give the narrow network's outputs; yet the added
+    units are not dead (they have their own weights in, and a gradient out)."""
+    torch = pytest.importorskip("torch")
+    from handfoot.bots.observation import layout_for
+    from handfoot.learn.model import InitError, Net, warm_start
+    from handfoot.learn.rollout import privileged_size
+
+    rules = preset("hand-and-foot", 4)
+    size, priv = layout_for(rules).size, privileged_size(rules)
+    torch.manual_seed(5)
+    old = Net(size, priv, 133, [16, 12])
+    wide = Net(size, priv, 133, [24, 20])
+    assert warm_start(wide, old.state_dict(), rules, rules) == []
+    vec = torch.as_tensor(np.random.default_rng(6).normal(size=(4, size)).astype(np.float32))
+    hidden = torch.as_tensor(np.random.default_rng(7).normal(size=(4, priv)).astype(np.float32))
+    mask = torch.ones(4, 133, dtype=torch.bool)
+    with torch.no_grad():
+        for a, b in ((wide.logits(vec, mask), old.logits(vec, mask)),
+                     (wide.view_value(vec), old.view_value(vec)),
+                     (wide.critic_value(vec, hidden), old.critic_value(vec, hidden))):
+            assert np.allclose(a.numpy(), b.numpy(), atol=1e-5)
+    assert float(wide.pi[0].weight[16:].detach().abs().sum()) > 0  # the added units read the view
+    wide.view_value(vec).sum().backward()
+    assert wide.value.weight.grad is not None
+    assert float(wide.value.weight.grad[0, 12:].abs().sum()) > 0  # and learn to be read
+    with pytest.raises(InitError, match="as wide or wider"):
+        warm_start(Net(size, priv, 133, [8, 12]), old.state_dict(), rules, rules)
+    with pytest.raises(InitError, match="2 hidden layers, this one 3"):
+        warm_start(Net(size, priv, 133, [16, 12, 12]), old.state_dict(), rules, rules)
+
+
 def test_a_network_for_several_tables_needs_views_of_the_same_fields() -> None:
     from handfoot.learn.rollout import family
 

@@ -58,6 +58,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--lr", type=float, default=3e-4,
                         help="Adam's learning rate (default: 0.0003); a long run carried on "
                         "from a trained network may want less")
+    parser.add_argument("--self-play", type=float, default=0.5, metavar="SHARE",
+                        help="the share of rounds whose other team is the current policy "
+                        "(default: 0.5)")
+    parser.add_argument("--league-share", type=float, default=0.3, metavar="SHARE",
+                        help="the share whose other team is a past snapshot (default: 0.3); "
+                        "the rest play the heuristic")
     parser.add_argument("--hidden", default="128,128",
                         help="hidden layer widths (default: 128,128)")
     parser.add_argument("--workers", type=int, default=2,
@@ -80,6 +86,11 @@ def run(args: argparse.Namespace) -> int:
             or args.iterations < 0 or args.bc_rounds < 0 or not args.minutes >= 0:
         raise UserError("--workers and --rounds must be at least 1, --iterations, "
                         "--bc-rounds and --minutes at least 0")
+    if not (0 <= args.self_play <= 1 and 0 <= args.league_share <= 1
+            and args.self_play + args.league_share <= 1):
+        raise UserError(f"--self-play {args.self_play} and --league-share "
+                        f"{args.league_share} must be shares from 0 to 1 adding up to at "
+                        "most 1 (the rest of the rounds play the heuristic)")
     if not 0 < args.lr <= 1:
         raise UserError(f"--lr: {args.lr!r} is not a learning rate between 0 and 1")
     try:
@@ -125,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
         settings = Settings(rules=name.replace("+", ","), players=args.players, out=out,
                             seed=args.seed, init=args.init,
                             hidden=hidden, teacher=args.teacher, bc_rounds=args.bc_rounds,
-                            rounds=args.rounds, lr=args.lr, eval_deals=args.eval_deals,
+                            rounds=args.rounds, lr=args.lr, self_play=args.self_play,
+                            league_share=args.league_share, eval_deals=args.eval_deals,
                             eval_every=args.eval_every, **given)
         trainer = Trainer(settings, log)
     try:

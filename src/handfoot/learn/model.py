@@ -119,8 +119,12 @@ def warm_start(net: Net, state: Mapping[str, Any], old: Rules, new: Rules) -> li
     the first layers' inputs field by field, so a table whose view adds a field (canasta
     pennies, the passes of a stock that runs out) starts from a trained network.  ``state``
     holds torch's parameter names; a missing critic starts as a copy of the view value (its
-    privileged inputs at zero), which is a fair baseline for the first advantages.  Returns the
-    fields that start from zero (new, or of another size: whose turn it is, with more seats)."""
+    privileged inputs at zero), which is a fair baseline for the first advantages.  ``net`` may
+    be wider than the network it starts from (as many layers, each at least as wide): the old
+    units keep their weights, the added ones start from ``net``'s own random weights with
+    nothing leaving them (zero weights out), so the wider network computes what the old one
+    did and self-play teaches the added units.  Returns the fields that start from zero (new,
+    or of another size: whose turn it is, with more seats)."""
     own = net.state_dict()
     state = dict(state)
     if "critic.0.weight" not in state:
@@ -128,33 +132,50 @@ def warm_start(net: Net, state: Mapping[str, Any], old: Rules, new: Rules) -> li
             if key.startswith(("vf.", "value.")):
                 head = "critic_out" if key.startswith("value.") else "critic"
                 state[head + key[key.index("."):]] = state[key]
+    layers = sorted(k for k in state if k.startswith("pi.") and k.endswith(".weight"))
+    if len(layers) != len(net.sizes[3]):
+        raise InitError(f"--init: the network has {len(layers)} hidden layers, this one "
+                        f"{len(net.sizes[3])} (train with as many --hidden layers)")
     new_cols, old_cols = _columns(old, new)
     obs = net.sizes[0]
     for key, target in own.items():
         if key not in state:
-            raise InitError(f"--init: the network has no {key!r}")
-        source = torch.as_tensor(np.asarray(state[key]))
-        first = key in ("pi.0.weight", "vf.0.weight", "critic.0.weight")
-        if not first:
-            if tuple(source.shape) != tuple(target.shape):
-                raise InitError(f"--init: {key} is {tuple(source.shape)}, this network's is "
-                                 f"{tuple(target.shape)} (train with the same --hidden)")
-            own[key] = source.to(target.dtype)
-            continue
-        if source.shape[0] != target.shape[0]:
-            raise InitError(f"--init: {key} has {source.shape[0]} units, this network "
-                             f"{target.shape[0]} (train with the same --hidden)")
-        weight = torch.zeros_like(target)
-        weight[:, new_cols] = source[:, old_cols].to(target.dtype)
-        if key == "critic.0.weight":
-            old_obs = layout_for(old).size
-            priv = source.shape[1] - old_obs
-            if priv > 0 and priv == target.shape[1] - obs:
-                weight[:, obs:] = source[:, old_obs:].to(target.dtype)
+            raise InitError(f"--init: the network has no {key!r} (train with as many "
+                            "--hidden layers as it has)")
+        source = torch.as_tensor(np.asarray(state[key])).to(target.dtype)
+        rows = source.shape[0]
+        if rows > target.shape[0] or (source.dim() == 2 and key not in _FIRST
+                                      and source.shape[1] > target.shape[1]) \
+                or (key in _OUTPUTS and rows != target.shape[0]):
+            raise InitError(f"--init: {key} is {tuple(source.shape)}, this network's is "
+                            f"{tuple(target.shape)} (train with --hidden as wide or wider)")
+        # The added units' own random weights in, and nothing out of them: zero columns
+        # where a layer reads an added unit of the layer before.
+        weight = target.clone()
+        if source.dim() == 1:
+            weight[:rows] = source
+        elif key not in _FIRST:
+            weight[:rows, source.shape[1]:] = 0
+            weight[:rows, :source.shape[1]] = source
+        else:
+            weight[:rows] = 0
+            weight[:rows, new_cols] = source[:, old_cols]
+            if key == "critic.0.weight":
+                old_obs = layout_for(old).size
+                priv = source.shape[1] - old_obs
+                if priv > 0 and priv == target.shape[1] - obs:
+                    weight[:rows, obs:] = source[:, old_obs:]
         own[key] = weight
     net.load_state_dict(own)
     kept = {(f.name, f.size) for f in layout_for(old).fields()}
     return [f.name for f in layout_for(new).fields() if (f.name, f.size) not in kept]
+
+
+# The layers that read the view (matched field by field), and the heads whose outputs are the
+# actions or a value (their size never changes).
+_FIRST = frozenset({"pi.0.weight", "vf.0.weight", "critic.0.weight"})
+_OUTPUTS = frozenset({"action.weight", "action.bias", "value.weight", "value.bias",
+                      "critic_out.weight", "critic_out.bias"})
 
 
 def exported_state(weights: Mapping[str, Any]) -> dict[str, Any]:

@@ -211,7 +211,9 @@ class Trainer:
                  else f"imitation of {s.teacher} ({s.bc_rounds} rounds)")
         trained = (f"handfoot train --rules {s.rules} --players {s.players} --seed {s.seed}: "
                    f"{start}, then {self.iteration} self-play PPO iterations of {s.rounds} "
-                   f"rounds ({self.elapsed / 60:.1f} min)")
+                   f"rounds ({self.elapsed / 60:.1f} min; the other team the current "
+                   f"policy {s.self_play:.0%}, a snapshot {s.league_share:.0%}, {s.bot} the "
+                   f"rest; widths {','.join(map(str, s.hidden))}, lr {s.lr:g})")
         name = f"{s.rules.replace(',', '+')}-{s.players}p"
         return model_mod.export(self.net, self.tables, path, name=name,
                                 trained=trained, scale=self.scale,
