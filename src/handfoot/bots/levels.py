@@ -241,6 +241,14 @@ def ranker(rules: Rules) -> NetworkRanker | HeuristicBot:
 #       pennies-from-heaven/6 triple-play/6 hand-knee-foot-club/6 hand-knee-foot/6 \
 #       --levels strong expert:ms=50 expert:ms=75 expert --rounds 3 --seed 400
 #
+# and, for the four-player hand-and-foot network of a later session (both tables it plays), one
+# run beside two arenas on the two cores (classic's expert:ms=50 figure is a few worlds that ran
+# long, the longest decision 230 ms of 261; Play now seats ms=75 there):
+#
+#   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot/4 \
+#       hand-and-foot-classic/4 --levels strong expert:ms=50 expert:ms=75 expert --rounds 3 \
+#       --seed 400
+#
 # (docs/BOTS.md, "Which level plays where", has the whole table and the machine's load).  Run
 # them again, and write the figures here, when a bot or a shipped model changes.  A network
 # level is picked only where a model fits the table (its one line promises the network); a
@@ -248,16 +256,16 @@ def ranker(rules: Rules) -> NetworkRanker | HeuristicBot:
 # slower was measured there.
 PLAY_NOW_MS = 100.0
 DECISION_P99_MS: dict[str, dict[str, float]] = {
-    "hand-and-foot/4p": {"casual": 0.10, "strong": 0.32, "expert:ms=50": 51.5,
-                         "expert:ms=75": 76.4, "expert": 102.4},
+    "hand-and-foot/4p": {"casual": 0.10, "strong": 0.12, "expert:ms=50": 51.0,
+                         "expert:ms=75": 76.2, "expert": 101.2},
     "hand-knee-foot/4p": {"casual": 0.21, "strong": 0.37, "expert:ms=50": 62.6,
                           "expert:ms=75": 82.5, "expert": 105.4},
     "hand-and-foot/6p": {"casual": 0.17, "strong": 0.31, "expert:ms=50": 52.6,
                          "expert:ms=75": 77.3, "expert": 103.2},
     "hand-and-foot/2p": {"casual": 0.07, "strong": 0.22, "expert:ms=50": 51.7,
                          "expert:ms=75": 76.5, "expert": 100.9},
-    "hand-and-foot-classic/4p": {"casual": 0.14, "strong": 0.19, "expert:ms=50": 56.4,
-                                 "expert:ms=75": 85.9, "expert": 109.1},
+    "hand-and-foot-classic/4p": {"casual": 0.14, "strong": 0.10, "expert:ms=50": 122.0,
+                                 "expert:ms=75": 76.6, "expert": 103.4},
     "hand-and-foot-13/4p": {"casual": 0.15, "strong": 0.14, "expert:ms=50": 65.0,
                             "expert:ms=75": 107.6, "expert": 110.3},
     "pennies-from-heaven/4p": {"casual": 0.10, "strong": 0.21, "expert:ms=50": 55.3,
