@@ -56,6 +56,8 @@ train --self-play 0.8 --league-share 0.3
 train --self-play nan
 train --league-share -1
 train --resume {dir}/missing
+train --distill
+train --teacher nobody
 rules show nope
 rules show {bad_toml}
 rules show {bad_json}

@@ -80,6 +80,35 @@ def test_a_run_resumes_from_its_checkpoint(tiny_run: Path) -> None:
     assert json.loads((tiny_run / "model.json").read_text())["iterations"] == 2
 
 
+@pytest.mark.slow  # two tiny runs of ~5 s: the full run
+def test_distill_imitates_the_search_with_the_start_network_and_keeps_each_job(
+        tiny_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--distill after --init: the expert with the start network plays, each job of its rounds
+    is kept on disk, and a run that finds the jobs kept trains the very same network."""
+    from handfoot.learn import train
+
+    monkeypatch.setattr(train, "IMITATION_JOB_ROUNDS", 1)
+    model = tiny_run / "model.npz"
+    argv = [*TINY[:TINY.index("--teacher")], *TINY[TINY.index("--bc-rounds") + 2:]]
+    argv += ["--init", str(model), "--distill", "--bc-rounds", "2", "--iterations", "0",
+             "--teacher", f"expert:ms=0,worlds=1,width=2,path={model}"]
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert main([*argv, "--out", str(first)]) == 0
+    assert sorted(p.name for p in (first / "imitation").iterdir()) == \
+        ["part-0000.npz", "part-0001.npz"]
+    meta = json.loads((first / "model.json").read_text())
+    assert f"started from {model}, then imitation of expert:" in meta["trained"]
+    assert "imitation: 2 of 2 jobs" in capsys.readouterr().err
+    (second / "imitation").mkdir(parents=True)
+    for part in (first / "imitation").iterdir():
+        (second / "imitation" / part.name).write_bytes(part.read_bytes())
+    assert main([*argv, "--out", str(second)]) == 0
+    assert "2 of 2 jobs of expert:ms=0,worlds=1,width=2" in capsys.readouterr().err
+    with np.load(first / "model.npz") as a, np.load(second / "model.npz") as b:
+        assert a.files == b.files and all(np.array_equal(a[k], b[k]) for k in a.files)
+
+
 def test_numpy_forward_equals_torch_on_exported_weights(tmp_path: Path) -> None:
     """The play-time NumPy network computes what torch computes, on weights as exported (a
     fresh network: the trained run's own check is in the full run)."""

@@ -114,6 +114,40 @@ def test_the_expert_weighs_the_networks_own_turn_first() -> None:
     assert ask(expert, game) == ask(strong, game)
 
 
+def test_the_expert_with_net_replies_plays_the_other_seats_as_the_network() -> None:
+    """``net_replies=1``: after the plan, the other seats' turns in a sampled world are the
+    ones ``strong`` would play (a partner asked "may I go out?" answers as the heuristic);
+    without it they are the heuristic's."""
+    from handfoot.bots.levels import NETWORK_PLAN
+    from handfoot.bots.plans import HEURISTIC, play_turn
+
+    rules = preset("hand-and-foot", 4).replace(rounds=1)
+    game = Game.new(rules, seed=11)
+    casual, strong = make_bot("casual"), make_bot("strong")
+    while game.actor != 0 or len(game.legal_actions()) == 1:
+        game.apply(ask(casual, game))
+    for flag in (1, 0):
+        expert = make_bot(f"expert:ms=0,worlds=2,net_replies={flag}")
+        assert isinstance(expert, ExpertBot)
+        expert._prepare(rules)
+        world = game.clone(history=True)
+        expert.play_plan(NETWORK_PLAN, world, 0)
+        replies = world.clone(history=True)
+        expert._reply(replies, 3)
+        by_hand = world.clone(history=True)
+        for _ in range(3):
+            seat, turns = by_hand.seat, by_hand.turns
+            if not flag:
+                play_turn(expert.policy, HEURISTIC, by_hand, seat, expert.spread)
+                continue
+            while not by_hand.over and by_hand.turns == turns and by_hand.seat == seat:
+                legal = by_hand.legal_actions()
+                bot = strong if by_hand.actor == seat else expert.policy
+                by_hand.apply(legal[0] if len(legal) == 1 else ask(bot, by_hand))
+        assert replies.history == by_hand.history and len(replies.history) > \
+            len(world.history)
+
+
 def test_strong_and_expert_travel_without_their_network() -> None:
     import pickle
 
@@ -161,8 +195,8 @@ def test_play_now_seats_the_strongest_level_measured_to_fit() -> None:
     assert play_now_level(rules, 6) == play_now_level(preset("hand-and-foot", 6))
     assert table_kind(rules.replace(pile_take="whole")) is None
     assert play_now_level(rules.replace(pile_take="whole")) == "casual"
-    assert play_now_level(preset("hand-and-foot-classic", 2)) == "casual"  # no model
-    assert play_now_level(preset("hand-and-foot", 3)) == "casual"
+    assert play_now_level(preset("hand-and-foot-classic", 2)) == "expert:ms=75"
+    assert play_now_level(preset("hand-and-foot", 3)) == "casual"  # no model
     assert play_now_level(preset("hand-knee-foot", 6)) == "expert:ms=75"
     # Where 75 ms of search measured over 100 ms at the 99th percentile, 50 ms is seated.
     assert play_now_level(preset("hand-and-foot-13")) == "expert:ms=50"

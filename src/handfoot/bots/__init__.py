@@ -62,6 +62,7 @@ OPTION_LIMITS: dict[str, tuple[float, float]] = {
     "margin": (-100_000, 100_000),
     "win": (0, 1),
     "answer_reply": (0, 1),
+    "net_replies": (0, 1),
 }
 
 

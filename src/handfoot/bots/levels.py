@@ -249,6 +249,12 @@ def ranker(rules: Rules) -> NetworkRanker | HeuristicBot:
 #       hand-and-foot-classic/4 --levels strong expert:ms=50 expert:ms=75 expert --rounds 3 \
 #       --seed 400
 #
+# and, for the two-player hand-and-foot-classic network of a later session, one run beside two
+# arenas on the two cores:
+#
+#   PYTHONPATH=src python benchmarks/level_timing.py --tables hand-and-foot-classic/2 \
+#       --levels casual strong expert:ms=50 expert:ms=75 expert --rounds 3 --seed 400
+#
 # (docs/BOTS.md, "Which level plays where", has the whole table and the machine's load).  Run
 # them again, and write the figures here, when a bot or a shipped model changes.  A network
 # level is picked only where a model fits the table (its one line promises the network); a
@@ -296,6 +302,8 @@ DECISION_P99_MS: dict[str, dict[str, float]] = {
                             "expert": 102.2},
     "pennies-from-heaven/2p": {"strong": 0.39, "expert:ms=50": 51.8, "expert:ms=75": 77.0,
                                "expert": 101.6},
+    "hand-and-foot-classic/2p": {"casual": 0.11, "strong": 0.24, "expert:ms=50": 52.0,
+                                 "expert:ms=75": 77.8, "expert": 102.5},
 }
 
 
@@ -367,11 +375,13 @@ class ExpertBot(SearchBot):
 
     def __init__(self, seed: int = 0, ms: float = 100.0, worlds: int = 16, width: int = -1,
                  path: str | None = None, settle: int = 32, spread: float = 100.0,
-                 margin: float = 0.0) -> None:
+                 margin: float = 0.0, net_replies: int = 0) -> None:
         super().__init__(seed, ms=ms, worlds=worlds, width=width, settle=settle, spread=spread,
                          margin=margin)
         self.rng = random.Random(f"expert/{seed}")
         self.path = path
+        # 1: the other seats' turns in a sampled world are the network's, not the heuristic's.
+        self.net_replies = bool(net_replies)
         self.net: Any = None
         self._ready = False
         self._scale = 1.0
@@ -418,8 +428,21 @@ class ExpertBot(SearchBot):
             self._prepare(g.rules)
         if not plan.network or self.net is None:
             return super().play_plan(plan, g, seat)
-        # The seat's turn as the network plays it; a partner asked "may I go out?" answers
-        # as the heuristic would, as in every other plan.
+        return self._network_turn(g, seat)
+
+    def _reply(self, world: Game, turns: int) -> None:
+        if not self.net_replies or self.net is None:
+            super()._reply(world, turns)
+            return
+        round_no = world.round_no
+        for _ in range(turns):
+            if world.over or world.round_no != round_no:
+                return
+            self._network_turn(world, world.seat)
+
+    def _network_turn(self, g: Game, seat: int) -> list[tuple[int, Action]]:
+        """``seat``'s turn in ``g`` as the network plays it; a partner asked "may I go out?"
+        answers as the heuristic would, as in every plan."""
         round_no, turns = g.round_no, g.turns
         played: list[tuple[int, Action]] = []
         choices = 0

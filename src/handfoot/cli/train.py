@@ -18,6 +18,10 @@ from handfoot.presets import PRESET_NAMES
 
 from .common import UserError
 
+# The search with the network (``expert``), worlds rather than a time budget so that the same
+# seed gives the same data on any machine.
+DISTILL_TEACHER = "expert:ms=0,worlds=32"
+
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -51,8 +55,14 @@ def add_parser(subparsers: Any) -> None:
                         "limit)")
     parser.add_argument("--rounds", type=int, default=8,
                         help="self-play rounds per iteration (default: 8)")
-    parser.add_argument("--teacher", default="search:worlds=4",
-                        help="the bot imitated first (default: search:worlds=4)")
+    parser.add_argument("--teacher", default=None,
+                        help="the bot imitated first (default: search:worlds=4; with "
+                        "--distill, the expert with the --init network: "
+                        f"{DISTILL_TEACHER},path=MODEL)")
+    parser.add_argument("--distill", action="store_true",
+                        help="with --init: after the warm start, imitate the teacher too "
+                        "(--bc-rounds of its play), so the network learns what the search "
+                        "with it plays; then self-play as usual")
     parser.add_argument("--bc-rounds", type=int, default=40,
                         help="rounds the teacher plays for imitation (default: 40; 0 skips)")
     parser.add_argument("--lr", type=float, default=3e-4,
@@ -107,12 +117,24 @@ def run(args: argparse.Namespace) -> int:
     if unknown or not args.rules.strip():
         raise UserError(f"--rules: unknown preset {unknown[0].strip() if unknown else ''!r} "
                         f"(choose from {', '.join(PRESET_NAMES)})")
+    if args.distill and not args.init:
+        raise UserError("--distill refines a trained network: give it with --init")
+    teacher = args.teacher or "search:worlds=4"
     if args.init:
         init = Path(args.init)
         if not (init / "checkpoint.pt").is_file() and not init.with_suffix(".npz").is_file() \
                 and not (init.suffix == ".npz" and init.is_file()):
             raise UserError(f"--init: {args.init} is neither a run folder with checkpoint.pt "
                             "nor a model file (.npz with its .json)")
+        if args.distill and args.teacher is None:
+            model = init / "model.npz" if init.is_dir() else init.with_suffix(".npz")
+            teacher = f"{DISTILL_TEACHER},path={model}"
+    from handfoot.bots import BotError, make_bot
+
+    try:
+        make_bot(teacher)
+    except BotError as err:
+        raise UserError(f"--teacher: {err}") from None
     from handfoot.learn.model import InitError
     from handfoot.learn.rollout import family
     from handfoot.learn.train import Settings, Trainer
@@ -134,8 +156,8 @@ def run(args: argparse.Namespace) -> int:
         name = ",".join(n.strip() for n in args.rules.split(",")).replace(",", "+")
         out = args.out or f"runs/{name}-{args.players}p-seed{args.seed}"
         settings = Settings(rules=name.replace("+", ","), players=args.players, out=out,
-                            seed=args.seed, init=args.init,
-                            hidden=hidden, teacher=args.teacher, bc_rounds=args.bc_rounds,
+                            seed=args.seed, init=args.init, distill=args.distill,
+                            hidden=hidden, teacher=teacher, bc_rounds=args.bc_rounds,
                             rounds=args.rounds, lr=args.lr, self_play=args.self_play,
                             league_share=args.league_share, eval_deals=args.eval_deals,
                             eval_every=args.eval_every, **given)

@@ -2,7 +2,12 @@
 
 1. **Imitation** (behaviour cloning): the teacher (``search:worlds=4`` by default) plays
    ``bc_rounds`` rounds in every seat; the actor learns its choices (cross-entropy over the
-   legal actions), the view value and the critic its teams' margins.
+   legal actions), the view value and the critic its teams' margins.  The teacher's rounds are
+   played in jobs of ``IMITATION_JOB_ROUNDS``, each kept in ``DIR/imitation/`` as it ends, so
+   a run stopped while the teacher plays (a slow teacher: the expert) resumes where it was.
+   With ``init`` the imitation follows the warm start only when ``distill`` is set: the
+   network then learns what the search with it plays (``expert`` by default; one step of
+   expert iteration, docs/RL.md).
 2. **Self-play PPO**: each iteration the workers play ``rounds`` single rounds with the current
    weights (the learner team samples from its policy; the other team is the current policy,
    a past snapshot from the league, or the ``bot``), and PPO (clipped ratio, entropy bonus)
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import multiprocessing
 import random
 import time
@@ -40,6 +46,8 @@ from ..env.indexed import NUM_ACTIONS
 from . import model as model_mod
 from .rollout import Task, family, privileged_size, run_task, value_scale
 
+IMITATION_JOB_ROUNDS = 8  # the teacher's rounds a job: the unit kept on disk as it ends
+
 CURVE_FIELDS = ["iteration", "phase", "seconds", "samples", "decisions", "eval_margin",
                 "eval_win", "eval_went_out", "policy_loss", "value_loss", "entropy"]
 
@@ -49,6 +57,7 @@ class Settings:
     rules: str = "hand-and-foot"  # a preset, or presets with commas: one network for them all
     players: int = 4
     init: str | None = None  # start from this run folder or model file (no imitation)
+    distill: bool = False  # with init: imitate the teacher after the warm start too
     out: str = "runs/train"
     seed: int = 0
     hidden: list[int] = field(default_factory=lambda: [128, 128])
@@ -207,8 +216,9 @@ class Trainer:
 
     def export(self, path: str | Path) -> Path:
         s = self.s
-        start = (f"started from {s.init}" if s.init
-                 else f"imitation of {s.teacher} ({s.bc_rounds} rounds)")
+        imitation = f"imitation of {s.teacher} ({s.bc_rounds} rounds)"
+        start = (f"started from {s.init}" + (f", then {imitation}" if s.distill else "")
+                 if s.init else imitation)
         trained = (f"handfoot train --rules {s.rules} --players {s.players} --seed {s.seed}: "
                    f"{start}, then {self.iteration} self-play PPO iterations of {s.rounds} "
                    f"rounds ({self.elapsed / 60:.1f} min; the other team the current "
@@ -247,15 +257,41 @@ class Trainer:
         self.log(f"started from {source} ({old.name}, {old.players} players)"
                  + (f"; new view fields from zero: {', '.join(zero)}" if zero else ""))
 
+    def _imitation_parts(self, pool: Pool) -> list[dict[str, Any]]:
+        """The teacher's rounds, job by job (``IMITATION_JOB_ROUNDS`` each, job ``j`` seeded
+        by the run's seed and ``j`` alone, so the data do not depend on the workers); each
+        job's samples are kept in ``DIR/imitation/part-J.npz`` as it ends and read back on a
+        resume."""
+        s = self.s
+        folder = self.out / "imitation"
+        folder.mkdir(parents=True, exist_ok=True)
+        count = math.ceil(s.bc_rounds / IMITATION_JOB_ROUNDS)
+        rounds = [min(IMITATION_JOB_ROUNDS, s.bc_rounds - j * IMITATION_JOB_ROUNDS)
+                  for j in range(count)]
+        parts: dict[int, dict[str, Any]] = {}
+        for j in range(count):
+            if (folder / f"part-{j:04d}.npz").is_file():
+                parts[j] = _load_part(folder / f"part-{j:04d}.npz")
+        missing = [j for j in range(count) if j not in parts]
+        if parts:
+            self.log(f"imitation: {len(parts)} of {count} jobs of {s.teacher} kept from "
+                     f"before")
+        for i in range(0, len(missing), max(1, s.workers)):
+            batch = missing[i:i + max(1, s.workers)]
+            jobs = [("imitate", (s.rules, s.players, s.teacher, imitation_seed(s.seed, j),
+                                 rounds[j])) for j in batch]
+            for j, part in zip(batch, pool.map(jobs), strict=True):
+                _save_part(folder / f"part-{j:04d}.npz", part)
+                parts[j] = part
+            self.log(f"imitation: {len(parts)} of {count} jobs of {s.teacher} played")
+        return [parts[j] for j in range(count)]
+
     def imitate(self, pool: Pool) -> None:
         s = self.s
         if s.bc_rounds <= 0:
             return
         start = time.perf_counter()
-        jobs = [("imitate", (s.rules, s.players, s.teacher, seed, n))
-                for seed, n in zip(self._seeds(s.workers), self._shares(s.bc_rounds),
-                                   strict=False)]
-        parts = pool.map(jobs)
+        parts = self._imitation_parts(pool)
         data = _merge(parts)
         obs = torch.as_tensor(data["obs"])
         priv = torch.as_tensor(data["priv"])
@@ -394,9 +430,11 @@ class Trainer:
         try:
             if self.phase == "start" and s.init:
                 self.warm_start()
-                self.phase = "ppo"
+                self.phase = "imitate" if s.distill else "ppo"
                 self.save()
-            if self.phase == "start":
+            if self.phase in ("start", "imitate"):
+                # A checkpoint before the teacher plays: --resume then finds the jobs kept.
+                self.save()
                 self.imitate(pool)
                 self.phase = "ppo"
                 self.save()
@@ -431,6 +469,25 @@ def _start_from(source: Path) -> tuple[Any, dict[str, Any]]:
     with np.load(path, allow_pickle=False) as data:
         weights = model_mod.exported_state({k: data[k] for k in data.files})
     return Rules.from_mapping(table), weights
+
+
+def imitation_seed(seed: int, job: int) -> int:
+    """The seed of the teacher's ``job``-th job in a run of ``seed``."""
+    return random.Random(f"imitate/{seed}/{job}").randrange(2**31)
+
+
+def _save_part(path: Path, part: dict[str, Any]) -> None:
+    # Written whole, then moved into place: a run stopped mid-write leaves no half of a job.
+    tmp = path.with_name(path.stem + ".tmp.npz")
+    np.savez(tmp, **part)
+    tmp.replace(path)
+
+
+def _load_part(path: Path) -> dict[str, Any]:
+    with np.load(path, allow_pickle=False) as data:
+        part = {k: data[k] for k in data.files}
+    part["decisions"] = int(part["decisions"])
+    return part
 
 
 def group(parts: list[dict[str, Any]]) -> np.ndarray:
