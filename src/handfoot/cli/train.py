@@ -63,7 +63,7 @@ def add_parser(subparsers: Any) -> None:
                         help="with --init: after the warm start, imitate the teacher too "
                         "(--bc-rounds of its play), so the network learns what the search "
                         "with it plays; then self-play as usual")
-    parser.add_argument("--bc-rounds", type=int, default=40,
+    parser.add_argument("--bc-rounds", type=int, default=None,
                         help="rounds the teacher plays for imitation (default: 40; 0 skips)")
     parser.add_argument("--lr", type=float, default=3e-4,
                         help="Adam's learning rate (default: 0.0003); a long run carried on "
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     if args.backend == "ray" and importlib.util.find_spec("ray") is None:
         raise UserError("--backend ray needs Ray: pip install 'handfoot[ray]'")
     if not 1 <= args.workers <= 1024 or not 1 <= args.rounds <= 100_000 \
-            or args.iterations < 0 or args.bc_rounds < 0 or not args.minutes >= 0:
+            or args.iterations < 0 or (args.bc_rounds or 0) < 0 or not args.minutes >= 0:
         raise UserError("--workers and --rounds must be at least 1, --iterations, "
                         "--bc-rounds and --minutes at least 0")
     if not (0 <= args.self_play <= 1 and 0 <= args.league_share <= 1
@@ -147,6 +147,10 @@ def run(args: argparse.Namespace) -> int:
     def log(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
+    if args.init and not args.distill and (args.teacher or args.bc_rounds is not None):
+        log("--teacher and --bc-rounds are not used: a run started from --init skips "
+            "imitation (--distill imitates after the start)")
+
     given = {"iterations": args.iterations, "minutes": args.minutes,
              "workers": args.workers, "backend": args.backend,
              "ray_address": args.ray_address}
@@ -157,7 +161,8 @@ def run(args: argparse.Namespace) -> int:
         out = args.out or f"runs/{name}-{args.players}p-seed{args.seed}"
         settings = Settings(rules=name.replace("+", ","), players=args.players, out=out,
                             seed=args.seed, init=args.init, distill=args.distill,
-                            hidden=hidden, teacher=teacher, bc_rounds=args.bc_rounds,
+                            hidden=hidden, teacher=teacher,
+                            bc_rounds=40 if args.bc_rounds is None else args.bc_rounds,
                             rounds=args.rounds, lr=args.lr, self_play=args.self_play,
                             league_share=args.league_share, eval_deals=args.eval_deals,
                             eval_every=args.eval_every, **given)

@@ -433,8 +433,9 @@ class Trainer:
                 self.phase = "imitate" if s.distill else "ppo"
                 self.save()
             if self.phase in ("start", "imitate"):
-                # A checkpoint before the teacher plays: --resume then finds the jobs kept.
-                self.save()
+                if self.phase == "start":
+                    # A checkpoint before the teacher plays: --resume finds the jobs kept.
+                    self.save()
                 self.imitate(pool)
                 self.phase = "ppo"
                 self.save()
