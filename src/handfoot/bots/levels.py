@@ -430,15 +430,11 @@ class ExpertBot(SearchBot):
             return super().play_plan(plan, g, seat)
         return self._network_turn(g, seat)
 
-    def _reply(self, world: Game, turns: int) -> None:
+    def _reply_turn(self, world: Game) -> None:
         if not self.net_replies or self.net is None:
-            super()._reply(world, turns)
+            super()._reply_turn(world)
             return
-        round_no = world.round_no
-        for _ in range(turns):
-            if world.over or world.round_no != round_no:
-                return
-            self._network_turn(world, world.seat)
+        self._network_turn(world, world.seat)
 
     def _network_turn(self, g: Game, seat: int) -> list[tuple[int, Action]]:
         """``seat``'s turn in ``g`` as the network plays it; a partner asked "may I go out?"

@@ -144,12 +144,16 @@ class SearchBot:
         return v.rules.players - 1 if self.reply < 0 else self.reply
 
     def _reply(self, world: Game, turns: int) -> None:
-        """The seats after the plan's turn play ``turns`` turns as the heuristic would."""
+        """The seats after the plan's turn play ``turns`` turns (``_reply_turn`` each)."""
         round_no = world.round_no
         for _ in range(turns):
             if world.over or world.round_no != round_no:
                 return
-            play_turn(self.policy, HEURISTIC, world, world.seat, self.spread)
+            self._reply_turn(world)
+
+    def _reply_turn(self, world: Game) -> None:
+        """The turn seat's turn in a sampled world after the plan: as the heuristic would."""
+        play_turn(self.policy, HEURISTIC, world, world.seat, self.spread)
 
     def _leaf(self, g: Game, v: SeatView) -> float:
         """Where an option led in a world, for the seat's team (higher is better)."""

@@ -268,10 +268,10 @@ class Trainer:
         count = math.ceil(s.bc_rounds / IMITATION_JOB_ROUNDS)
         rounds = [min(IMITATION_JOB_ROUNDS, s.bc_rounds - j * IMITATION_JOB_ROUNDS)
                   for j in range(count)]
-        parts: dict[int, dict[str, Any]] = {}
-        for j in range(count):
-            if (folder / f"part-{j:04d}.npz").is_file():
-                parts[j] = _load_part(folder / f"part-{j:04d}.npz")
+        def path(j: int) -> Path:
+            return folder / f"part-{j:04d}.npz"
+
+        parts = {j: _load_part(path(j)) for j in range(count) if path(j).is_file()}
         missing = [j for j in range(count) if j not in parts]
         if parts:
             self.log(f"imitation: {len(parts)} of {count} jobs of {s.teacher} kept from "
@@ -281,7 +281,7 @@ class Trainer:
             jobs = [("imitate", (s.rules, s.players, s.teacher, imitation_seed(s.seed, j),
                                  rounds[j])) for j in batch]
             for j, part in zip(batch, pool.map(jobs), strict=True):
-                _save_part(folder / f"part-{j:04d}.npz", part)
+                _save_part(path(j), part)
                 parts[j] = part
             self.log(f"imitation: {len(parts)} of {count} jobs of {s.teacher} played")
         return [parts[j] for j in range(count)]
