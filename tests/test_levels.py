@@ -148,6 +148,81 @@ def test_the_expert_with_net_replies_plays_the_other_seats_as_the_network() -> N
             len(world.history)
 
 
+def test_the_expert_with_netplans_weighs_the_networks_turn_with_one_choice_changed() -> None:
+    """``netplans=3``: after the network's own turn come the same turn drawing the other way
+    and the same turn throwing the network's second discard, each played as the network
+    plays everything else; the plans stay within ``width``."""
+    from handfoot.actions import Discard
+    from handfoot.bots.levels import NETWORK_PLAN
+    from handfoot.bots.plans import Plan
+    from handfoot.state import Phase
+    from handfoot.views import view
+
+    rules = preset("hand-and-foot", 4).replace(rounds=1)
+    game = Game.new(rules, seed=1)
+    casual, strong = make_bot("casual"), make_bot("strong")
+    # A turn of seat 0 that may take the pile (its 9th): the draw is a real choice.
+    while game.actor != 0 or game.phase is not Phase.DRAW or len(game.legal_actions()) == 1:
+        assert not game.over
+        game.apply(ask(casual, game))
+    expert = make_bot("expert:ms=0,worlds=2,netplans=3")
+    assert isinstance(expert, ExpertBot)
+    expert._prepare(rules)
+    legal = game.legal_actions()
+    v = view(game, 0)
+    plans = expert._plans(v, legal)
+    own = ask(strong, game)
+    others = [a for a in legal if a != own]
+    assert plans[:len(others) + 2] == [NETWORK_PLAN, *(Plan(network=True, take=a)
+                                                     for a in others),
+                                       Plan(network=True, discard=1)]
+    assert len(plans) == expert.width and not any(p.network for p in plans[len(others) + 2:])
+    # Drawing the other way: the first move changes, the rest is the network's.
+    world = game.clone(history=True)
+    turn = expert.play_plan(plans[1], world, 0)
+    assert turn[0] == (0, others[0])
+    # The second discard: the network's moves, but the discard it ranks second.
+    world = game.clone(history=True)
+    turn = expert.play_plan(Plan(network=True, discard=1), world, 0)
+    replay = game.clone()
+    changed = 0
+    for actor, action in turn:
+        if actor == 0 and len(replay.legal_actions()) > 1:
+            mine = ask(strong, replay)
+            if isinstance(mine, Discard):
+                discards = expert._ranked(view(replay, 0), [
+                    a for a in replay.legal_actions() if isinstance(a, Discard)])
+                assert discards[0] == mine and action == discards[1]
+                changed += 1
+            else:
+                assert action == mine
+        replay.apply(action, actor)
+    assert changed == 1
+    # At the table, a turn whose plan draws the other way does so, then plays on as strong.
+    expert._plan = ((v.round_no, v.turns, 0), plans[1])
+    assert ask(expert, game) == others[0]
+
+
+def test_the_expert_with_reply_0_values_a_plan_where_its_turn_ends() -> None:
+    """``reply`` as the search's: 0 values a plan in a world as the turn ends, without the
+    other seats' replies; by default they reply until the seat's own next turn."""
+    from handfoot.views import view
+
+    rules = preset("hand-and-foot", 4).replace(rounds=1)
+    game = Game.new(rules, seed=11)
+    casual = make_bot("casual")
+    while game.actor != 0 or len(game.legal_actions()) == 1:
+        game.apply(ask(casual, game))
+    for spec, next_seat in (("expert:ms=0,worlds=1,reply=0", 1), ("expert:ms=0,worlds=1", 0)):
+        expert = make_bot(spec)
+        assert isinstance(expert, ExpertBot)
+        expert._prepare(rules)
+        v = view(game, 0)
+        world = game.clone()
+        expert._plan_trial(v)(world, expert._plans(v, game.legal_actions())[0])
+        assert world.over or world.seat == next_seat
+
+
 def test_strong_and_expert_travel_without_their_network() -> None:
     import pickle
 

@@ -63,6 +63,7 @@ OPTION_LIMITS: dict[str, tuple[float, float]] = {
     "win": (0, 1),
     "answer_reply": (0, 1),
     "net_replies": (0, 1),
+    "netplans": (0, 3),
 }
 
 

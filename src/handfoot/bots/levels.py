@@ -28,9 +28,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..actions import Action
+from ..actions import Action, Discard, Draw, PickUpPile, TakeOnto, TakePile
 from ..engine import Game
 from ..rules import Rules
+from ..state import Phase
 from ..views import SeatView, view
 from . import network
 from .base import BotError
@@ -375,13 +376,16 @@ class ExpertBot(SearchBot):
 
     def __init__(self, seed: int = 0, ms: float = 100.0, worlds: int = 16, width: int = -1,
                  path: str | None = None, settle: int = 32, spread: float = 100.0,
-                 margin: float = 0.0, net_replies: int = 0) -> None:
+                 margin: float = 0.0, net_replies: int = 0, netplans: int = 0,
+                 reply: int = -1) -> None:
         super().__init__(seed, ms=ms, worlds=worlds, width=width, settle=settle, spread=spread,
-                         margin=margin)
+                         margin=margin, reply=reply)
         self.rng = random.Random(f"expert/{seed}")
         self.path = path
         # 1: the other seats' turns in a sampled world are the network's, not the heuristic's.
         self.net_replies = bool(net_replies)
+        # Bits: 1 the network's turn drawing the other way, 2 with its second discard.
+        self.netplans = int(netplans)
         self.net: Any = None
         self._ready = False
         self._scale = 1.0
@@ -416,19 +420,42 @@ class ExpertBot(SearchBot):
             if self._plan is None or self._plan[0] != key:
                 self._plan = (key, self._choose_plan(view, legal))
             if self._plan[1].network:
-                return self._network_choice(view, legal)
+                return self._network_choice(view, legal, self._plan[1])
         return super().choose(view, legal)
 
-    def _network_choice(self, v: SeatView, legal: Sequence[Action]) -> Action:
-        """What ``strong`` plays here: the network's most likely legal action."""
-        return _Network(self.net).choose(v, legal)
+    def _network_choice(self, v: SeatView, legal: Sequence[Action],
+                        plan: Plan = NETWORK_PLAN) -> Action:
+        """What ``strong`` plays here (the network's most likely legal action), but for the
+        choices ``plan`` changes: its draw, and which of the network's discards it throws."""
+        if plan.take is not None and v.phase is Phase.DRAW and plan.take in legal:
+            return plan.take
+        choice = _Network(self.net).choose(v, legal)
+        if plan.discard and isinstance(choice, Discard):
+            discards = self._ranked(v, [a for a in legal if isinstance(a, Discard)])
+            return discards[min(plan.discard, len(discards) - 1)]
+        return choice
+
+    def _ranked(self, v: SeatView, actions: Sequence[Action]) -> list[Action]:
+        """``actions`` by the policy's logit, best first (ties and unknown actions keep their
+        order, the unknown last)."""
+        from ..actions import ACTION_INDEX
+
+        assert self._encode is not None
+        logits = self.net.logits(self._encode(v))
+        known = self.net.actions
+
+        def key(i: int) -> tuple[float, int]:
+            k = ACTION_INDEX[actions[i]]
+            return (-(float(logits[k]) if k < known else -1e9), i)
+
+        return [actions[i] for i in sorted(range(len(actions)), key=key)]
 
     def play_plan(self, plan: Plan, g: Game, seat: int) -> list[tuple[int, Action]]:
         if not self._ready:
             self._prepare(g.rules)
         if not plan.network or self.net is None:
             return super().play_plan(plan, g, seat)
-        return self._network_turn(g, seat)
+        return self._network_turn(g, seat, plan)
 
     def _reply_turn(self, world: Game) -> None:
         if not self.net_replies or self.net is None:
@@ -436,9 +463,10 @@ class ExpertBot(SearchBot):
             return
         self._network_turn(world, world.seat)
 
-    def _network_turn(self, g: Game, seat: int) -> list[tuple[int, Action]]:
-        """``seat``'s turn in ``g`` as the network plays it; a partner asked "may I go out?"
-        answers as the heuristic would, as in every plan."""
+    def _network_turn(self, g: Game, seat: int,
+                      plan: Plan = NETWORK_PLAN) -> list[tuple[int, Action]]:
+        """``seat``'s turn in ``g`` as the network plays it (with ``plan``'s changes); a partner
+        asked "may I go out?" answers as the heuristic would, as in every plan."""
         round_no, turns = g.round_no, g.turns
         played: list[tuple[int, Action]] = []
         choices = 0
@@ -453,7 +481,7 @@ class ExpertBot(SearchBot):
             if len(legal) == 1:
                 a = legal[0]
             elif actor == seat:
-                a = self._network_choice(view(g, seat), legal)
+                a = self._network_choice(view(g, seat), legal, plan)
                 choices += 1
             else:
                 a = self.policy.rank(view(g, actor), legal)[0]
@@ -488,8 +516,22 @@ class ExpertBot(SearchBot):
                 -(float(logits[first[i]]) if first[i] < known else -1e9), i))
             plans = [plans[i] for i in order]
         # The network's own turn comes first: the plan ``strong`` would play, which the
-        # heuristic's variations must beat in the sampled worlds (by ``margin`` points).
-        return [NETWORK_PLAN, *plans[: max(1, self.width - 1)]]
+        # other plans must beat in the sampled worlds (by ``margin`` points); then the
+        # network's turn with one choice changed (``netplans``), then the heuristic's.
+        own = [NETWORK_PLAN, *self._network_variants(v, legal)]
+        return [*own, *plans[: max(1, self.width - len(own))]]
+
+    def _network_variants(self, v: SeatView, legal: Sequence[Action]) -> list[Plan]:
+        """The network's turn with one of its real choices made the other way: the draw it
+        would not make (bit 1 of ``netplans``), its second discard (bit 2)."""
+        variants: list[Plan] = []
+        takes = [a for a in legal if isinstance(a, TakePile | TakeOnto | PickUpPile | Draw)]
+        if self.netplans & 1 and v.phase is Phase.DRAW and len(takes) > 1:
+            first = self._network_choice(v, legal)
+            variants += [Plan(network=True, take=a) for a in takes if a != first]
+        if self.netplans & 2:
+            variants.append(Plan(network=True, discard=1))
+        return variants
 
     def score_turn(self, v: SeatView, legal: Sequence[Action],
                    played: Sequence[tuple[int, Action]],
