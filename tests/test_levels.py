@@ -153,7 +153,7 @@ def test_the_expert_with_netplans_weighs_the_networks_turn_with_one_choice_chang
     and the same turn throwing the network's second discard, each played as the network
     plays everything else; the plans stay within ``width``."""
     from handfoot.actions import Discard
-    from handfoot.bots.levels import NETWORK_PLAN
+    from handfoot.bots.levels import NETWORK_PLAN, NetworkRanker
     from handfoot.bots.plans import Plan
     from handfoot.state import Phase
     from handfoot.views import view
@@ -190,7 +190,7 @@ def test_the_expert_with_netplans_weighs_the_networks_turn_with_one_choice_chang
         if actor == 0 and len(replay.legal_actions()) > 1:
             mine = ask(strong, replay)
             if isinstance(mine, Discard):
-                discards = expert._ranked(view(replay, 0), [
+                discards = NetworkRanker(expert.net).rank(view(replay, 0), [
                     a for a in replay.legal_actions() if isinstance(a, Discard)])
                 assert discards[0] == mine and action == discards[1]
                 changed += 1

@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..actions import Action, Discard, Draw, PickUpPile, TakeOnto, TakePile
+from ..actions import Action, Discard
 from ..engine import Game
 from ..rules import Rules
 from ..state import Phase
@@ -37,7 +37,7 @@ from . import network
 from .base import BotError
 from .evaluate import value as linear_value
 from .heuristic import HeuristicBot
-from .plans import HEURISTIC, Plan, act, candidates, play_turn
+from .plans import HEURISTIC, Plan, act, candidates, draws, play_turn
 from .policy import PolicyBot
 from .search import SearchBot, TurnScores
 
@@ -431,24 +431,10 @@ class ExpertBot(SearchBot):
             return plan.take
         choice = _Network(self.net).choose(v, legal)
         if plan.discard and isinstance(choice, Discard):
-            discards = self._ranked(v, [a for a in legal if isinstance(a, Discard)])
+            discards = NetworkRanker(self.net).rank(v, [a for a in legal
+                                                        if isinstance(a, Discard)])
             return discards[min(plan.discard, len(discards) - 1)]
         return choice
-
-    def _ranked(self, v: SeatView, actions: Sequence[Action]) -> list[Action]:
-        """``actions`` by the policy's logit, best first (ties and unknown actions keep their
-        order, the unknown last)."""
-        from ..actions import ACTION_INDEX
-
-        assert self._encode is not None
-        logits = self.net.logits(self._encode(v))
-        known = self.net.actions
-
-        def key(i: int) -> tuple[float, int]:
-            k = ACTION_INDEX[actions[i]]
-            return (-(float(logits[k]) if k < known else -1e9), i)
-
-        return [actions[i] for i in sorted(range(len(actions)), key=key)]
 
     def play_plan(self, plan: Plan, g: Game, seat: int) -> list[tuple[int, Action]]:
         if not self._ready:
@@ -525,7 +511,7 @@ class ExpertBot(SearchBot):
         """The network's turn with one of its real choices made the other way: the draw it
         would not make (bit 1 of ``netplans``), its second discard (bit 2)."""
         variants: list[Plan] = []
-        takes = [a for a in legal if isinstance(a, TakePile | TakeOnto | PickUpPile | Draw)]
+        takes = draws(legal)
         if self.netplans & 1 and v.phase is Phase.DRAW and len(takes) > 1:
             first = self._network_choice(v, legal)
             variants += [Plan(network=True, take=a) for a in takes if a != first]

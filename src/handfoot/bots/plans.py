@@ -74,6 +74,12 @@ def act(policy: HeuristicBot, plan: Plan, v: SeatView, legal: Sequence[Action],
     return best[2]
 
 
+def draws(legal: Sequence[Action]) -> list[Action]:
+    """The legal ways to draw (the stock, the pile, the pile onto a meld): more than one makes
+    the draw a real choice."""
+    return [a for a in legal if isinstance(a, TakePile | TakeOnto | PickUpPile | Draw)]
+
+
 def candidates(policy: HeuristicBot, v: SeatView, legal: Sequence[Action],
                spread: float, variants: int = VARIANTS) -> list[Plan]:
     """The heuristic's own plan first, then plans that change one of its choices.  ``variants``
@@ -84,7 +90,7 @@ def candidates(policy: HeuristicBot, v: SeatView, legal: Sequence[Action],
     change different choices (the pile taken and pairs held back, say)."""
     ctx = _Context(v)
     plans = [HEURISTIC]
-    takes = [a for a in legal if isinstance(a, TakePile | TakeOnto | PickUpPile | Draw)]
+    takes = draws(legal)
     if len(takes) > 1 and variants & 1:
         first = max(takes, key=lambda a: policy.score(ctx, a))
         for a in takes:
