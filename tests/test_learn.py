@@ -245,12 +245,58 @@ def test_a_network_for_several_tables_needs_views_of_the_same_fields() -> None:
     (["--rules", "hand-and-foot,hand-knee-foot"], "cannot share a network"),
     (["--init", "no/such/run"], "neither a run folder"),
     (["--init", "x", "--resume", "y"], "give one of them"),
+    (["--out-bonus", "-5"], "--out-bonus: -5.0 points is not from 0 to 10000"),
+    (["--out-bonus", "nan"], "--out-bonus: nan points"),
 ])
 def test_train_refuses_tables_that_cannot_share_and_a_missing_start(
         argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("torch")
     assert main(["train", *argv]) == 2
     assert words in capsys.readouterr().err
+
+
+def _casual_round(ended_by: str) -> Game:
+    """The first single round of hand-and-foot that four casual bots end this way."""
+    for seed in range(100):
+        game = Game.new(preset("hand-and-foot", 4).replace(rounds=1), seed=seed)
+        bots = [make_bot("casual", seed=seed + s) for s in range(4)]
+        while not game.over:
+            game.apply(ask(bots[game.actor], game))
+        if str(game.results[-1].ended_by) == ended_by:
+            return game
+    raise AssertionError(f"no round of 100 ended by {ended_by}")
+
+
+def test_the_going_out_bonus_pays_the_team_that_went_out_and_charges_the_others() -> None:
+    """--out-bonus shapes the reward only: the side that went out gets the points, the other
+    as many less; a round that ran out of stock keeps the plain margin."""
+    from handfoot.learn.rollout import margin, shaped
+
+    out, dry = _casual_round("went_out"), _casual_round("stock_out")
+    team = out.results[-1].went_out % 2
+    assert shaped(out, team, 500) == margin(out, team) + 500
+    assert shaped(out, 1 - team, 500) == margin(out, 1 - team) - 500
+    assert shaped(out, team, 0) == margin(out, team)
+    assert shaped(dry, 0, 500) == margin(dry, 0) and shaped(dry, 1, 500) == margin(dry, 1)
+
+
+def test_the_expert_scores_a_finished_round_with_the_going_out_reward_its_network_learned(
+) -> None:
+    """A network trained with --out-bonus values positions with that reward in; the expert
+    adds it to a finished round's real margin too, so the two leaves are in one unit."""
+    from handfoot.bots.evaluate import value as real_margin
+    from handfoot.bots.levels import ExpertBot
+    from handfoot.views import view
+
+    game = _casual_round("went_out")
+    out_team = game.results[-1].went_out % 2
+    expert = ExpertBot(seed=1)
+    expert._prepare(game.rules)
+    seen = view(game, 0)
+    assert expert._leaf(game, seen) == real_margin(game, 0, 1)
+    expert._out_bonus = 400.0
+    sign = 1 if out_team == 0 else -1
+    assert expert._leaf(game, seen) == real_margin(game, 0, 1) + sign * 400
 
 
 def test_train_says_so_when_the_network_to_start_from_is_damaged(
@@ -271,9 +317,10 @@ def test_one_network_trains_for_two_tables_and_seats_at_each(tmp_path: Path) -> 
     pytest.importorskip("torch")
     both = tmp_path / "both"
     argv = [a for a in TINY if a not in ("--rules", "hand-and-foot")]
-    assert main([*argv, "--rules", "hand-and-foot,hand-and-foot-classic", "--out",
-                 str(both)]) == 0
+    assert main([*argv, "--rules", "hand-and-foot,hand-and-foot-classic", "--out-bonus", "300",
+                 "--out", str(both)]) == 0
     meta = json.loads((both / "model.json").read_text())
+    assert meta["out_bonus"] == 300 and "300 points of reward for going out" in meta["trained"]
     assert [t["name"] for t in meta["tables"]] == ["hand-and-foot", "hand-and-foot-classic"]
     for name in ("hand-and-foot", "hand-and-foot-classic"):
         game = Game.new(preset(name, 2).replace(rounds=1), seed=3)

@@ -389,6 +389,7 @@ class ExpertBot(SearchBot):
         self.net: Any = None
         self._ready = False
         self._scale = 1.0
+        self._out_bonus = 0.0
         self._encode: Callable[[SeatView], Any] | None = None
 
     def _prepare(self, rules: Rules) -> None:
@@ -410,6 +411,9 @@ class ExpertBot(SearchBot):
 
         self._encode = encode
         self._scale = float(self.net.meta.get("value_scale", 1.0))
+        # A network trained with a reward for going out (handfoot train --out-bonus) values
+        # positions with that reward in: a finished round is scored in the same unit.
+        self._out_bonus = float(self.net.meta.get("out_bonus", 0.0))
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if not self._ready:
@@ -532,7 +536,11 @@ class ExpertBot(SearchBot):
         if self.net is None or self._encode is None:
             return super()._leaf(g, v)
         if len(g.results) >= v.round_no:
-            return linear_value(g, v.team, v.round_no)
+            ended = g.results[v.round_no - 1]
+            bonus = 0.0
+            if self._out_bonus and ended.went_out >= 0:
+                bonus = self._out_bonus * (1 if ended.went_out % v.rules.teams == v.team else -1)
+            return linear_value(g, v.team, v.round_no) + bonus
         return float(self.net.values(self._encode(view(g, v.seat)))) * self._scale
 
     def _leaf_win(self) -> bool:

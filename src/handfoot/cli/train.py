@@ -74,6 +74,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--league-share", type=float, default=0.3, metavar="SHARE",
                         help="the share whose other team is a past snapshot (default: 0.3); "
                         "the rest play the heuristic")
+    parser.add_argument("--out-bonus", type=float, default=0.0, metavar="POINTS",
+                        help="reward the team that goes out with this many points more, "
+                        "the others with as many less (default: 0: the round margin alone); "
+                        "the model's value then includes them")
     parser.add_argument("--hidden", default="128,128",
                         help="hidden layer widths (default: 128,128)")
     parser.add_argument("--workers", type=int, default=2,
@@ -101,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--self-play {args.self_play} and --league-share "
                         f"{args.league_share} must be shares from 0 to 1 adding up to at "
                         "most 1 (the rest of the rounds play the heuristic)")
+    if not 0 <= args.out_bonus <= 10_000:
+        raise UserError(f"--out-bonus: {args.out_bonus!r} points is not from 0 to 10000")
     if not 0 < args.lr <= 1:
         raise UserError(f"--lr: {args.lr!r} is not a learning rate between 0 and 1")
     try:
@@ -164,7 +170,8 @@ def run(args: argparse.Namespace) -> int:
                             hidden=hidden, teacher=teacher,
                             bc_rounds=40 if args.bc_rounds is None else args.bc_rounds,
                             rounds=args.rounds, lr=args.lr, self_play=args.self_play,
-                            league_share=args.league_share, eval_deals=args.eval_deals,
+                            league_share=args.league_share, out_bonus=args.out_bonus,
+                            eval_deals=args.eval_deals,
                             eval_every=args.eval_every, **given)
         trainer = Trainer(settings, log)
     try:

@@ -9,7 +9,8 @@ softmax); the others are the current policy too (self-play), a past snapshot, or
 seat's view encoding (what the actor sees), the critic's extra input built from the full game
 (``privileged``, training only), the legal actions, the action and its log probability.  The
 reward is the team's round-score margin (its score minus the best other team's) over
-``scale``, paid at the seat's last decision of the round.
+``scale``, paid at the seat's last decision of the round; ``out_bonus`` points more for the
+team whose seat went out (and as many less for the others), where a run asks for it.
 """
 
 from __future__ import annotations
@@ -143,6 +144,9 @@ class Task:
     bot: str = "heuristic"
     greedy: bool = False  # evaluation: the current policy plays its most likely action
     collect: bool = True
+    # Points added to the reward of the team that went out (taken from the others'): a
+    # training signal only; the margins reported stay the real ones.
+    out_bonus: float = 0.0
 
 
 @dataclass
@@ -180,6 +184,16 @@ class Batch:
 def margin(game: Game, team: int) -> float:
     scores = [float(s) for s in game.results[-1].scores]
     return scores[team] - max(x for t, x in enumerate(scores) if t != team)
+
+
+def shaped(game: Game, team: int, out_bonus: float) -> float:
+    """The team's margin with ``out_bonus`` points for going out: more for the team whose
+    seat went out, less for the others, so the reward stays zero-sum between two teams."""
+    result = game.results[-1]
+    if not out_bonus or result.went_out < 0:
+        return margin(game, team)
+    sign = 1.0 if result.went_out % game.rules.teams == team else -1.0
+    return margin(game, team) + sign * out_bonus
 
 
 def run(task: Task) -> dict[str, Any]:
@@ -253,7 +267,7 @@ def run(task: Task) -> dict[str, Any]:
         batch.went_out.append(str(result.ended_by) == "went_out")
         for seat, idx in own.items():
             if idx:
-                batch.rewards[idx[-1]] = margin(game, seat % rules.teams) / scale
+                batch.rewards[idx[-1]] = shaped(game, seat % rules.teams, task.out_bonus) / scale
                 batch.dones[idx[-1]] = True
     return batch.arrays()
 

@@ -80,6 +80,7 @@ class Settings:
     self_play: float = 0.5
     league_share: float = 0.3
     bot: str = "heuristic"
+    out_bonus: float = 0.0  # reward points for the team that goes out (training only)
     snapshot_every: int = 5
     league_size: int = 8
     eval_every: int = 5
@@ -223,11 +224,14 @@ class Trainer:
                    f"{start}, then {self.iteration} self-play PPO iterations of {s.rounds} "
                    f"rounds ({self.elapsed / 60:.1f} min; the other team the current "
                    f"policy {s.self_play:.0%}, a snapshot {s.league_share:.0%}, {s.bot} the "
-                   f"rest; widths {','.join(map(str, s.hidden))}, lr {s.lr:g})")
+                   f"rest; widths {','.join(map(str, s.hidden))}, lr {s.lr:g}"
+                   + (f"; {s.out_bonus:g} points of reward for going out" if s.out_bonus
+                      else "") + ")")
         name = f"{s.rules.replace(',', '+')}-{s.players}p"
         return model_mod.export(self.net, self.tables, path, name=name,
                                 trained=trained, scale=self.scale,
-                                extra={"iterations": self.iteration})
+                                extra={"iterations": self.iteration,
+                                       **({"out_bonus": s.out_bonus} if s.out_bonus else {})})
 
     # ------------------------------------------------------------------ training
     def weights(self) -> dict[str, Any]:
@@ -362,7 +366,8 @@ class Trainer:
         league = self.league[-s.league_size:]
         jobs = [("run", Task(s.rules, s.players, seed=seed, rounds=n, current=current,
                              league=league, self_play=s.self_play,
-                             league_share=s.league_share, bot=s.bot))
+                             league_share=s.league_share, bot=s.bot,
+                             out_bonus=s.out_bonus))
                 for seed, n in zip(self._seeds(s.workers), self._shares(s.rounds),
                                    strict=False)]
         parts = pool.map(jobs)
