@@ -20,6 +20,7 @@ from ..cards import JOKER, NATURAL_RANKS, NUM_KINDS, NUM_SLOTS, TWO, WILD_SLOT
 from ..derived import Derived
 from ..engine import Game
 from ..rules import Rules
+from ..scoring import RoundResult
 
 FEATURES = (
     "table",  # melded card points, finished canasta bonuses, red three bonuses
@@ -166,6 +167,14 @@ def value(g: Game, team: int, round_no: int, weights: tuple[float, ...] | None =
         diff = sum(w * (a - b) for w, a, b in zip(weights, mine, theirs, strict=True))
         best = diff if best is None else min(best, diff)
     return best if best is not None else 0.0
+
+
+def going_out_points(result: RoundResult, team: int, bonus: float) -> float:
+    """A reward for going out (``handfoot train --out-bonus``): ``bonus`` for the team whose
+    seat went out, as much less for the others, nothing when the round ended otherwise."""
+    if not bonus or result.went_out < 0:
+        return 0.0
+    return bonus if result.went_out % len(result.teams) == team else -bonus
 
 
 # The spread of the final round score difference around ``value``'s prediction (residual standard

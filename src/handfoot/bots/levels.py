@@ -35,6 +35,7 @@ from ..state import Phase
 from ..views import SeatView, view
 from . import network
 from .base import BotError
+from .evaluate import going_out_points
 from .evaluate import value as linear_value
 from .heuristic import HeuristicBot
 from .plans import HEURISTIC, Plan, act, candidates, draws, play_turn
@@ -536,11 +537,8 @@ class ExpertBot(SearchBot):
         if self.net is None or self._encode is None:
             return super()._leaf(g, v)
         if len(g.results) >= v.round_no:
-            ended = g.results[v.round_no - 1]
-            bonus = 0.0
-            if self._out_bonus and ended.went_out >= 0:
-                bonus = self._out_bonus * (1 if ended.went_out % v.rules.teams == v.team else -1)
-            return linear_value(g, v.team, v.round_no) + bonus
+            return linear_value(g, v.team, v.round_no) + going_out_points(
+                g.results[v.round_no - 1], v.team, self._out_bonus)
         return float(self.net.values(self._encode(view(g, v.seat)))) * self._scale
 
     def _leaf_win(self) -> bool:

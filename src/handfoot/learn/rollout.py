@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from ..bots import make_bot
 from ..bots.base import ask
+from ..bots.evaluate import going_out_points
 from ..bots.observation import layout_for
 from ..cards import NUM_KINDS
 from ..engine import Game
@@ -189,11 +190,7 @@ def margin(game: Game, team: int) -> float:
 def shaped(game: Game, team: int, out_bonus: float) -> float:
     """The team's margin with ``out_bonus`` points for going out: more for the team whose
     seat went out, less for the others, so the reward stays zero-sum between two teams."""
-    result = game.results[-1]
-    if not out_bonus or result.went_out < 0:
-        return margin(game, team)
-    sign = 1.0 if result.went_out % game.rules.teams == team else -1.0
-    return margin(game, team) + sign * out_bonus
+    return margin(game, team) + going_out_points(game.results[-1], team, out_bonus)
 
 
 def run(task: Task) -> dict[str, Any]:
